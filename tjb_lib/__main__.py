@@ -1,0 +1,3 @@
+from tjb_lib.cli import main
+
+raise SystemExit(main())

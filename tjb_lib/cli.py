@@ -1,0 +1,73 @@
+"""Command line: ``python -m tjb_lib build | judge | reproduce | bench``."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _build(args: argparse.Namespace) -> int:
+    from tjb_lib.pairs.build import build_all
+
+    manifest = build_all(seed=args.seed)
+    for split, info in manifest["splits"].items():
+        print(f"{split:32s} {info['count']:6d} pairs  sha256 {info['sha256'][:12]}")
+    return 0
+
+
+def _judge(args: argparse.Namespace) -> int:
+    from tjb_lib.runner import run_judge_cli
+
+    return run_judge_cli(args)
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    from tjb_lib.reproduce import reproduce
+
+    return reproduce(only=args.only, replay=not args.no_replay)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from tjb_lib.bench import run_benchmarks
+
+    return run_benchmarks(only=args.only)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m tjb_lib", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    b = sub.add_parser("build", help="build every split and the manifest (deterministic)")
+    b.add_argument("--seed", type=int, default=20260923)
+    b.set_defaults(func=_build)
+
+    j = sub.add_parser("judge", help="judge one split under one protocol with one judge")
+    j.add_argument("--split", required=True)
+    j.add_argument("--protocol", required=True,
+                   help="L0..L4, ladder, paraphrases, trace_v1, trace_v2, trace_lite")
+    j.add_argument("--judge", required=True, help="catalog name (see --list-judges)")
+    j.add_argument("--limit", type=int, default=None, help="first N pairs of the split")
+    j.add_argument("--base-url", default=None,
+                   help="OpenAI-compatible endpoint (vLLM, DeepSeek); key from the environment")
+    j.add_argument("--model", default=None, help="model id at --base-url")
+    j.add_argument("--concurrency", type=int, default=None)
+    j.add_argument("--batch", action="store_true", help="use the provider's batch API")
+    j.set_defaults(func=_judge)
+
+    r = sub.add_parser("reproduce", help="run every notebook in order with papermill")
+    r.add_argument("--only", default=None, help="run just the notebooks whose name contains this")
+    r.add_argument("--no-replay", action="store_true", help="ignore shipped outputs; call judges")
+    r.set_defaults(func=_reproduce)
+
+    be = sub.add_parser("bench", help="run the benchmarks in bench/")
+    be.add_argument("--only", default=None)
+    be.set_defaults(func=_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
