@@ -23,7 +23,7 @@ def _judge(args: argparse.Namespace) -> int:
 def _reproduce(args: argparse.Namespace) -> int:
     from tjb_lib.reproduce import reproduce
 
-    return reproduce(only=args.only, replay=not args.no_replay)
+    return reproduce(only=args.only, replay_only=args.replay_only)
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -44,18 +44,24 @@ def parser() -> argparse.ArgumentParser:
     j.add_argument("--split", required=True)
     j.add_argument("--protocol", required=True,
                    help="L0..L4, ladder, paraphrases, trace_v1, trace_v2, trace_lite")
-    j.add_argument("--judge", required=True, help="catalog name (see --list-judges)")
+    j.add_argument("--judge", required=True,
+                   help="judge name from tjb_lib.judges.catalog (e.g. smollm2)")
     j.add_argument("--limit", type=int, default=None, help="first N pairs of the split")
     j.add_argument("--base-url", default=None,
                    help="OpenAI-compatible endpoint (vLLM, DeepSeek); key from the environment")
     j.add_argument("--model", default=None, help="model id at --base-url")
-    j.add_argument("--concurrency", type=int, default=None)
-    j.add_argument("--batch", action="store_true", help="use the provider's batch API")
+    j.add_argument("--concurrency", type=int, default=None,
+                   help="parallel judge calls (default: the judge's max_concurrency)")
+    j.add_argument("--batch", action="store_true",
+                   help="send the calls through the provider's batch API first (OpenAI, Anthropic)")
+    j.add_argument("--replay-only", action="store_true",
+                   help="answer only from stored calls; fail naming the first missing comparison")
     j.set_defaults(func=_judge)
 
     r = sub.add_parser("reproduce", help="run every notebook in order with papermill")
     r.add_argument("--only", default=None, help="run just the notebooks whose name contains this")
-    r.add_argument("--no-replay", action="store_true", help="ignore shipped outputs; call judges")
+    r.add_argument("--replay-only", action="store_true",
+                   help="use only stored judge outputs; fail instead of calling a judge")
     r.set_defaults(func=_reproduce)
 
     be = sub.add_parser("bench", help="run the benchmarks in bench/")

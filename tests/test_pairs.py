@@ -1,0 +1,304 @@
+"""Split invariants on every pair: equivalence, ablations, controls, graded tiers, ranking,
+manifest, determinism and Table 1. The splits are built once per session into a tmp folder."""
+from __future__ import annotations
+
+import collections
+import hashlib
+import json
+import re
+
+import pytest
+
+from tjb_lib.data import load_finqa, load_hotpotqa
+from tjb_lib.pairs import SPLIT_NAMES, load_split
+from tjb_lib.pairs import build as build_mod
+from tjb_lib.pairs.build import build_all
+from tjb_lib.pairs.render import split_answer
+from tjb_lib.pairs.strip import detect_artifacts, normalize_whitespace, strip_artifacts
+
+SIZES = {"mechanical_hotpotqa": 200, "mechanical_finqa": 200, "natural_hotpotqa": 1000,
+         "ablation_full_citation": 200, "ablation_source_only": 200, "ablation_empty_shell": 200,
+         "ablation_evidence_only": 200, "ablation_sentence_id_only": 200,
+         "ablation_length_control": 200, "conflict": 150, "position_control": 200,
+         "soft_hotpotqa": 100, "moderate_hotpotqa": 100, "moderate_finqa": 50,
+         "ranking_hotpotqa": 1200}
+MECH_KINDS = {"marker", "source_label", "sentence_id", "evidence_block", "sources_footer",
+              "verification"}
+EQUIVALENCE = ["mechanical_hotpotqa", "mechanical_finqa", "natural_hotpotqa",
+               "ablation_full_citation", "ablation_source_only", "ablation_empty_shell",
+               "ablation_evidence_only", "ablation_sentence_id_only"]
+CUE_WORDS = re.compile(r"cite|citation|source|reference|evidence|verif|according|passage|\[\d",
+                       re.I)
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("splits")
+    manifest = build_all(out_dir=root)
+    return root, manifest, {name: load_split(name, root) for name in SPLIT_NAMES}
+
+
+@pytest.fixture(scope="session")
+def hot():
+    return {i.id: i for i in load_hotpotqa()}
+
+
+def evidence_lines(text: str) -> list[str]:
+    """The '- ' lines of the Evidence section of a structured rendering."""
+    m = re.search(r"(?m)^Evidence:\n((?:- [^\n]*\n?)+)", text)
+    return [line[2:] for line in m.group(1).splitlines()] if m else []
+
+
+def gold_sentences(item) -> dict[str, list[str]]:
+    out = collections.defaultdict(list)
+    for t, s in dict.fromkeys(item.supporting_facts):
+        out[t].append(item.sentence(t, s))
+    return out
+
+
+# ----------------------------------------------------------------------------- manifest
+
+def test_sizes_manifest_and_records(built):
+    root, manifest, splits = built
+    assert set(manifest["splits"]) == set(SIZES) and manifest["seed"] == 20260923
+    for name, pairs in splits.items():
+        info = manifest["splits"][name]
+        assert len(pairs) == SIZES[name] == info["count"]
+        assert hashlib.sha256((root / f"{name}.jsonl").read_bytes()).hexdigest() == info["sha256"]
+        assert len({p.pair_id for p in pairs}) == len(pairs)
+        for p in pairs:
+            assert p.split == name and p.target_relation == info["target_relation"]
+            assert p.pair_id.startswith(f"{name}:{p.source_id}:")
+            assert p.plain.strip() and p.cited.strip() and p.task.strip()
+    lines = (root / "conflict.jsonl").read_text(encoding="utf-8").splitlines()
+    assert all(line == json.dumps(json.loads(line), sort_keys=True, ensure_ascii=False)
+               for line in lines)
+
+
+def test_load_split_unknown_name_lists_known(built):
+    with pytest.raises(ValueError, match="unknown split 'nope'.*mechanical_hotpotqa.*ranking_hotpotqa"):
+        load_split("nope", built[0])
+
+
+def test_determinism_two_builds(built, tmp_path):
+    root, manifest, _ = built
+    again = build_all(out_dir=tmp_path)
+    assert again == manifest
+    for name in SIZES:
+        assert (tmp_path / f"{name}.jsonl").read_bytes() == (root / f"{name}.jsonl").read_bytes()
+    assert (tmp_path / "manifest.json").read_bytes() == (root / "manifest.json").read_bytes()
+
+
+def test_failed_build_writes_nothing(tmp_path, monkeypatch):
+    (tmp_path / "mechanical_hotpotqa.jsonl").write_text("old\n")
+
+    def boom(items):
+        raise RuntimeError("ranking failed")
+    monkeypatch.setattr(build_mod, "ranking_hotpotqa", boom)
+    with pytest.raises(RuntimeError):
+        build_all(out_dir=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mechanical_hotpotqa.jsonl"]
+    assert (tmp_path / "mechanical_hotpotqa.jsonl").read_text() == "old\n"
+
+
+# ----------------------------------------------------------------------------- equivalence
+
+@pytest.mark.parametrize("name", EQUIVALENCE)
+def test_equivalence_invariant(built, name):
+    for p in built[2][name]:
+        assert p.gold == "tie" and p.target_relation == "equivalent"
+        assert detect_artifacts(p.plain) == set(), p.pair_id
+        assert strip_artifacts(p.plain) == normalize_whitespace(p.plain)
+        assert detect_artifacts(p.cited), p.pair_id
+        assert p.cited != p.plain
+        assert strip_artifacts(p.cited) == strip_artifacts(p.plain), p.pair_id
+        plain_lines = set(strip_artifacts(p.plain).splitlines())
+        assert all(line in plain_lines for line in strip_artifacts(p.cited).splitlines())
+
+
+@pytest.mark.parametrize("name", ["mechanical_hotpotqa", "mechanical_finqa"])
+def test_mechanical_cited_carries_full_display(built, name):
+    for p in built[2][name]:
+        assert detect_artifacts(p.cited) == MECH_KINDS
+
+
+def test_mechanical_hotpotqa_plain_is_gold_substance(built, hot):
+    for p in built[2]["mechanical_hotpotqa"]:
+        item = hot[p.source_id]
+        answer, _ = split_answer(p.plain)
+        assert answer == item.answer.strip()
+        ev = evidence_lines(p.plain)
+        assert ev == [s for sents in gold_sentences(item).values() for s in sents] or \
+            sorted(ev) == sorted(s for sents in gold_sentences(item).values() for s in sents)
+        assert re.search(r"(?m)^Reasoning: \S", p.plain)
+
+
+def test_mechanical_finqa_plain_is_gold_program(built):
+    fin = {i.id: i for i in load_finqa()}
+    for p in built[2]["mechanical_finqa"]:
+        item = fin[p.source_id]
+        assert split_answer(p.plain)[0] == item.answer.strip() == item.steps[-1].res.strip()
+        assert evidence_lines(p.plain) == [t.strip() for _, t in item.gold_inds]
+        assert len(re.findall(r"Step \d+:", p.plain)) == len(item.steps)
+        assert p.meta["finqa_file"] == item.file
+
+
+def test_natural_varied_and_validated(built):
+    pairs = built[2]["natural_hotpotqa"]
+    by_item = collections.defaultdict(list)
+    for p in pairs:
+        by_item[p.source_id].append(p)
+    assert len(by_item) == 500 and all(len(v) == 2 for v in by_item.values())
+    for a, b in by_item.values():
+        assert a.meta["style"] != b.meta["style"] and a.meta["cues"] != b.meta["cues"]
+        assert a.cited != b.cited
+    assert len({tuple(p.meta["cues"]) for p in pairs}) >= 8
+    assert len({p.meta["style"] for p in pairs}) == 4
+    kinds = collections.Counter(k for p in pairs for k in detect_artifacts(p.cited))
+    assert {"marker", "according_to", "evidence_block", "footnote", "tag", "verification",
+            "sources_footer", "source_label", "sentence_id"} <= set(kinds)
+    validated = [p for p in pairs if p.meta["validated_subset"]]
+    assert len(validated) == 200 and len({p.source_id for p in validated}) == 200
+    assert len({(p.plain, p.cited) for p in pairs}) == 1000
+
+
+# ----------------------------------------------------------------------------- ablations
+
+ABLATION_KINDS = {
+    "ablation_full_citation": MECH_KINDS,
+    "ablation_source_only": {"source_label"},
+    "ablation_empty_shell": {"marker", "sources_footer"},
+    "ablation_evidence_only": {"evidence_block"},
+    "ablation_sentence_id_only": {"sentence_id"},
+}
+
+
+def test_ablations_differ_only_in_named_artifact(built):
+    splits = built[2]
+    mech = {p.source_id: p for p in splits["mechanical_hotpotqa"]}
+    for name, kinds in ABLATION_KINDS.items():
+        assert [p.source_id for p in splits[name]] == list(mech)
+        for p in splits[name]:
+            assert p.plain == mech[p.source_id].plain
+            assert detect_artifacts(p.cited) == kinds, (name, p.pair_id)
+    for p in splits["ablation_source_only"]:
+        assert "“" in p.cited and not re.search(r"\[\d+\]", p.cited)
+    for name in ("ablation_empty_shell", "ablation_sentence_id_only"):
+        for p in splits[name]:                     # no source title beyond what plain says
+            for title in {t for t, _ in p.meta["supporting_facts"]}:
+                assert p.cited.count(title) == p.plain.count(title), (name, p.pair_id, title)
+    for p in splits["ablation_evidence_only"]:     # the evidence repeated, unframed, at the end
+        assert p.cited.startswith(p.plain + "\n\n")
+        block = p.cited[len(p.plain):].strip().splitlines()
+        assert block[0] == "Supporting passages:"
+        assert block[1:] == [f"> {e}" for e in evidence_lines(p.plain)]
+    assert splits["ablation_full_citation"][0].cited == mech[splits["ablation_full_citation"][0].source_id].cited
+
+
+def test_length_control_has_no_citation_cue(built):
+    full = {p.source_id: p for p in built[2]["ablation_full_citation"]}
+    for p in built[2]["ablation_length_control"]:
+        assert detect_artifacts(p.cited) == set()
+        assert strip_artifacts(p.cited) == normalize_whitespace(p.cited)   # nothing to strip
+        assert p.cited.startswith(p.plain + "\n\n")
+        filler = p.cited[len(p.plain):]
+        assert filler.strip() and not CUE_WORDS.search(filler), filler
+        assert abs(len(p.cited) - len(full[p.source_id].cited)) <= 60
+
+
+# ----------------------------------------------------------------------------- controls, graded
+
+def test_position_control_identical(built):
+    mech = {p.source_id: p.plain for p in built[2]["mechanical_hotpotqa"]}
+    for p in built[2]["position_control"]:
+        assert p.plain == p.cited == mech[p.source_id] and p.gold == "tie"
+        assert p.target_relation == "identical" and detect_artifacts(p.plain) == set()
+
+
+def test_soft_keeps_every_gold_support(built, hot):
+    for p in built[2]["soft_hotpotqa"]:
+        item = hot[p.source_id]
+        gold = [s for sents in gold_sentences(item).values() for s in sents]
+        plain, cited = strip_artifacts(p.plain), strip_artifacts(p.cited)
+        assert split_answer(plain)[0] == split_answer(cited)[0] == item.answer.strip()
+        assert sorted(evidence_lines(plain)) == sorted(evidence_lines(cited)) == sorted(gold)
+        assert detect_artifacts(p.cited) == MECH_KINDS and detect_artifacts(p.plain) == set()
+        r_plain = re.search(r"(?m)^Reasoning: (.*)$", plain).group(1)
+        r_cited = re.search(r"(?m)^Reasoning: (.*)$", cited).group(1)
+        assert r_plain != r_cited and len(r_cited) < len(r_plain)
+        assert p.target_relation == "quality_soft"
+
+
+def test_moderate_drops_exactly_one_gold_hop(built, hot):
+    for p in built[2]["moderate_hotpotqa"]:
+        item = hot[p.source_id]
+        gold = gold_sentences(item)
+        plain, cited = strip_artifacts(p.plain), strip_artifacts(p.cited)
+        assert split_answer(plain)[0] == split_answer(cited)[0] == item.answer.strip()
+        assert sorted(evidence_lines(plain)) == sorted(s for v in gold.values() for s in v)
+        kept = set(evidence_lines(cited))
+        dropped = [t for t, sents in gold.items() if not any(s in kept for s in sents)]
+        whole = [t for t, sents in gold.items() if all(s in kept for s in sents)]
+        assert dropped == [p.meta["dropped_hop"]] and len(whole) == len(gold) - 1, p.pair_id
+        assert kept <= set(evidence_lines(plain))
+        assert p.gold == "plain" and detect_artifacts(p.cited) == MECH_KINDS
+
+
+def test_moderate_finqa_keeps_final_number(built):
+    fin = {i.id: i for i in load_finqa()}
+    kinds = collections.Counter()
+    for p in built[2]["moderate_finqa"]:
+        item = fin[p.source_id]
+        plain, cited = strip_artifacts(p.plain), strip_artifacts(p.cited)
+        assert split_answer(plain)[0] == split_answer(cited)[0] == item.answer.strip()
+        assert evidence_lines(plain) == evidence_lines(cited)
+        sp = re.findall(r"Step \d+: (.*?)\.(?= Step|$)", plain.splitlines()[-1])
+        sc = re.findall(r"Step \d+: (.*?)\.(?= Step|$)", cited.splitlines()[-1])
+        assert len(sp) == len(item.steps) and len(sc) == len(sp) - 1
+        assert sp[-1] == sc[-1] and item.steps[-1].res in sc[-1]
+        assert sp[p.meta["skipped_step"] - 1] not in sc
+        kinds[p.meta["skipped_kind"]] += 1
+        assert p.gold == "plain"
+    assert set(kinds) <= {"denominator", "base", "conversion"}
+
+
+# ----------------------------------------------------------------------------- ranking
+
+def test_ranking_systems_match_definitions(built, hot):
+    mech = {p.source_id: p for p in built[2]["mechanical_hotpotqa"]}
+    moderate_like = collections.defaultdict(dict)
+    pairs = built[2]["ranking_hotpotqa"]
+    by_query = collections.defaultdict(list)
+    for p in pairs:
+        by_query[p.source_id].append(p)
+        assert p.target_relation == "system" and p.gold == "none"
+        for side, system in (("plain", p.meta["system_plain"]), ("cited", p.meta["system_cited"])):
+            text = getattr(p, side)
+            seen = moderate_like[p.source_id].setdefault(system, text)
+            assert seen == text     # one output per system and query
+    assert set(by_query) == set(mech) and all(len(v) == 6 for v in by_query.values())
+    for qid, systems in moderate_like.items():
+        item, m = hot[qid], mech[qid]
+        assert len({frozenset((p.meta["system_plain"], p.meta["system_cited"]))
+                    for p in by_query[qid]}) == 6
+        assert systems["answer_only"] == f"Answer: {item.answer.strip()}"
+        assert systems["plain_full"] == m.plain and systems["cited_full"] == m.cited
+        assert strip_artifacts(systems["cited_full"]) == systems["plain_full"]
+        partial = strip_artifacts(systems["cited_partial"])
+        assert detect_artifacts(systems["cited_partial"]) == MECH_KINDS
+        gold = gold_sentences(item)
+        kept = set(evidence_lines(partial))
+        assert sum(all(s not in kept for s in v) for v in gold.values()) == 1
+        assert split_answer(partial)[0] == item.answer.strip()
+
+
+# ----------------------------------------------------------------------------- Table 1
+
+def test_table_1(built, tmp_path):
+    from tjb_lib.pairs.table1 import table_1, write
+    df = table_1(built[1])
+    assert list(df.columns[:4]) == ["component", "size", "pairs", "splits"]
+    assert {"target_relation", "question", "paper_size"} <= set(df.columns)
+    assert len(df) == 7 and df["pairs"].tolist() == [400, 1000, 1200, 200, 150, 250, 1200]
+    csv, md = write(built[1], tmp_path)
+    assert csv.exists() and md.read_text().count("\n") >= 9

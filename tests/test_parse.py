@@ -1,0 +1,125 @@
+"""The verdict parser reads a label only when the reply names exactly one, and never invents Tie."""
+import pytest
+
+from tjb_lib.parse import (TRACE_V1_FIELDS, TRACE_V2_FIELDS, Verdict, normalize_label,
+                           parse_normalized, parse_verdict)
+
+
+@pytest.mark.parametrize("text, label", [
+    ('{"winner": "A", "reason": "more complete support"}', "A"),
+    ('{"winner": "tie", "reason": "same answer"}', "Tie"),
+    ('{"winner": " B ", "reason": "x"}', "B"),
+    ('{"Winner": "Response B", "reason": "x"}', "B"),
+    ('```json\n{"winner": "B", "reason": "the chain is complete"}\n```', "B"),
+    ('Looking at both candidates, B is better.\n{"winner": "B", "reason": "x"}\nThat is all.', "B"),
+    ('{"winner": "Tie", "reason": "nested {\\"not\\": \\"json\\"}", "extra": {"k": [1, 2]}}', "Tie"),
+    ('{"winner": "A", "winner": "A"}', "A"),
+])
+def test_one_json_object_with_a_valid_winner_is_read_as_json(text, label):
+    verdict = parse_verdict(text)
+    assert verdict == Verdict(label, "json", verdict.reason)
+
+
+def test_json_reason_is_kept_and_non_text_reason_dropped():
+    assert parse_verdict('{"winner": "A", "reason": "complete chain"}').reason == "complete chain"
+    assert parse_verdict('{"winner": "A", "reason": 3}').reason is None
+
+
+@pytest.mark.parametrize("text, label", [
+    ("A", "A"), ("B", "B"), ("Tie", "Tie"), ("tie", "Tie"), (" B \n", "B"), ("TIE.", "Tie"),
+    ("**B**", "B"), ('"A"', "A"), ("Response A", "A"),
+    ("Winner: B", "B"), ("winner: tie", "Tie"), ("Verdict: A", "A"), ("**Winner:** B", "B"),
+    ("Final verdict = Tie", "Tie"),
+])
+def test_a_reply_that_is_only_a_label_line_is_a_strict_fallback(text, label):
+    assert parse_verdict(text) == Verdict(label, "fallback", None)
+
+
+@pytest.mark.parametrize("text", [
+    '{"winner": "A", "reason": "the first candidate gives',          # truncated JSON
+    '```json\n{"winner": "B", "reason": "complete',                   # truncated inside a fence
+    "Both candidates are fine, but A is slightly better overall.",   # prose
+    "I think the answer is A because B lacks support.",              # prose naming two labels
+    '{"winner": "C", "reason": "x"}',                                 # unknown label
+    '{"winner": "both", "reason": "x"}',                              # unknown label
+    '{"winner": "equal", "reason": "x"}',                             # not a label, not "tie"
+    '{"winner": "A|B|Tie", "reason": "<brief explanation>"}',        # echoed schema
+    '{"winner": null}',
+    '{"winner": "A", "winner": "B"}',                                 # duplicate key, conflicting
+    '{"winner": "A", "reason": "x"}\n{"winner": "B", "reason": "y"}',  # two conflicting objects
+    '{"winner": "A"} {"winner": "A"}',                                # two objects, even agreeing
+    '{"verdict": {"winner": "A"}}',                                   # winner not at top level
+    '{"reason": "no winner key"}',
+    "Winner: B\nReason: B is better",                                 # more than one line
+    "Winner: A or B",
+    "C", "both", "none", "", "   ", None,
+])
+def test_anything_else_is_unparsed_and_has_no_label(text):
+    assert parse_verdict(text) == Verdict(None, "unparsed", None)
+
+
+@pytest.mark.parametrize("text", ["A", "B", "Winner: A", '{"winner": "B"}', "both", "equal",
+                                  "neither", "same", "draw?", "no preference"])
+def test_tie_is_never_produced_from_a_reply_that_does_not_say_tie(text):
+    assert parse_verdict(text).label != "Tie"
+
+
+def test_label_probabilities_without_text_are_scored_by_argmax():
+    assert parse_verdict(None, {"A": 0.2, "B": 0.7, "Tie": 0.1}) == Verdict("B", "scored")
+    assert parse_verdict("", {"A": 0.2, "B": 0.1, "Tie": 0.7}) == Verdict("Tie", "scored")
+
+
+def test_an_exact_probability_tie_names_no_label():
+    assert parse_verdict(None, {"A": 0.4, "B": 0.4, "Tie": 0.2}).status == "unparsed"
+
+
+def test_text_wins_over_probabilities_when_both_are_present():
+    assert parse_verdict("A", {"A": 0.1, "B": 0.8, "Tie": 0.1}) == Verdict("A", "fallback")
+
+
+def test_malformed_label_probabilities_are_a_clear_error():
+    with pytest.raises(ValueError, match="Tie"):
+        parse_verdict(None, {"A": 0.5, "B": 0.5})
+    with pytest.raises(ValueError, match="not finite"):
+        parse_verdict(None, {"A": float("nan"), "B": 0.5, "Tie": 0.1})
+
+
+def test_normalize_label_accepts_case_and_spacing_variants_only():
+    assert [normalize_label(v) for v in ("a", " B ", "TIE", "Candidate b")] == ["A", "B", "Tie", "B"]
+    assert [normalize_label(v) for v in ("AB", "tied", "A and B", 1, None)] == [None] * 5
+
+
+def _v2_record(answer):
+    return ('{"final_answer": "%s", "support_facts": ["f"], "reasoning_links": ["l"], '
+            '"missing_or_weakened_support": [], "unsupported_claims": [], '
+            '"residual_uncertainty": "none"}' % answer)
+
+
+def test_normalized_records_parse_when_both_candidates_have_every_field():
+    text = 'Here:\n```json\n{"A": %s, "B": %s}\n```' % (_v2_record("yes"), _v2_record("no"))
+    records = parse_normalized(text)
+    assert set(records) == {"A", "B"}
+    assert records["A"]["final_answer"] == "yes" and records["B"]["final_answer"] == "no"
+    assert list(records["A"]) == list(TRACE_V2_FIELDS)
+
+
+def test_normalized_records_drop_keys_outside_the_fixed_fields():
+    text = '{"A": {"final_answer": "7%%", "answer_supported": true, "source": "Doc 1"}, ' \
+           '"B": {"final_answer": "7%%", "answer_supported": false}}'.replace("%%", "%")
+    records = parse_normalized(text, TRACE_V1_FIELDS)
+    assert records == {"A": {"final_answer": "7%", "answer_supported": True},
+                       "B": {"final_answer": "7%", "answer_supported": False}}
+
+
+@pytest.mark.parametrize("text", [
+    None, "", "no json here",
+    '{"A": %s}' % _v2_record("yes"),                                            # B missing
+    '{"A": %s, "B": {"final_answer": "no"}}' % _v2_record("yes"),              # fields missing
+    '{"A": %s, "B": %s' % (_v2_record("yes"), _v2_record("no")),               # truncated
+    '{"A": %s, "B": "no"}' % _v2_record("yes"),                                 # B not a record
+    '{"A": %s, "B": %s}\n{"A": %s, "B": %s}' % ((_v2_record("y"), _v2_record("n")) * 2),
+    '{"A": %s, "B": %s}' % (_v2_record("yes"), _v2_record("no").replace(
+        '"support_facts": ["f"]', '"support_facts": {"nested": 1}')),          # not plain
+])
+def test_incomplete_or_ambiguous_stage1_replies_give_none(text):
+    assert parse_normalized(text) is None

@@ -1,0 +1,489 @@
+"""Verdict rows -> the paper's tables (A9-A19): rates, signed effects, order gaps, Tie by target
+relation, Tie precision, paired protocol contrasts, ranking scores and protocol cost.
+
+Conventions shared by every table (paper §3, §6-§7; choices the paper leaves open are marked):
+
+* Unit: one verdict row = one ordered comparison (pair x order x protocol x level x paraphrase
+  x judge). Rates are percent of ordered comparisons.
+* Denominator ``n`` [our choice]: rows whose call returned, i.e. decision cited|plain|tie|unparsed.
+  Unparsed replies stay in ``n`` (never coerced into Tie), so the verdict rates plus ``unparsed``
+  sum to 100. Failed calls produced no reply: they are counted in ``n_failed`` and kept out of
+  ``n``. No row is dropped silently: every table carries ``n_unparsed`` and ``n_failed``.
+* Percentages are computed as 100 * k / n from integer counts, so exact quarters round
+  half-to-even the way the paper's tables do (25.25 -> 25.2); see :func:`round_like_paper`.
+* Every rate column ``r`` comes with ``r_low`` / ``r_high``: its 95% Wilson interval, in percent.
+* Signed effects, order gaps and protocol contrasts carry percentile bootstrap intervals over
+  ordered comparisons (2,000 resamples by default), paired wherever units are shared.
+* Missing grouping keys (e.g. no ``level`` for TRACE rows) become "" so no group is lost.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from tjb_lib import stats
+from tjb_lib.records import DECISIONS, ORDERS
+
+DEFAULT_BY = ("judge", "split", "protocol", "level")
+VERDICTS = ("cited", "plain", "tie")
+N_RESAMPLES = 2000
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def check_verdicts(df: pd.DataFrame, need: Iterable[str] = (), where: str = "verdict rows") -> None:
+    """Raise a clear error if the frame lacks a column or holds an unknown decision/order."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{where}: expected a pandas DataFrame, got {type(df).__name__}")
+    missing = [c for c in ("decision", "order", *need) if c not in df.columns]
+    if missing:
+        raise ValueError(f"{where}: missing column(s) {missing}; have {list(df.columns)}")
+    if df.empty:
+        raise ValueError(f"{where}: no rows")
+    for col, allowed in (("decision", DECISIONS), ("order", ORDERS)):
+        bad = ~df[col].isin(allowed)
+        if bad.any():
+            row = df.loc[bad].iloc[0]
+            item = row.get("pair_id", row.name)
+            raise ValueError(f"{where}: field '{col}' has {row[col]!r} at item {item!r} "
+                             f"(allowed: {allowed}); {int(bad.sum())} such row(s)")
+
+
+def _keys(df: pd.DataFrame, by: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
+    """Copy of the key columns with missing values as "" (so groupby loses nothing)."""
+    by = list(by)
+    missing = [c for c in by if c not in df.columns]
+    if missing:
+        raise ValueError(f"grouping column(s) {missing} not in verdict rows {list(df.columns)}")
+    keys = pd.DataFrame(index=df.index)
+    for c in by:
+        col = df[c]
+        keys[c] = col.astype(object).where(col.notna(), "") if col.isna().any() else col
+    return keys, by
+
+
+def _count(df: pd.DataFrame, by: Sequence[str], flags: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """Sum boolean flags per group; always adds n (replied rows), n_unparsed and n_failed."""
+    d = df["decision"].to_numpy()
+    cols = {"n": d != "failed", "n_unparsed": d == "unparsed", "n_failed": d == "failed", **flags}
+    frame, by = _keys(df, by)
+    for name, flag in cols.items():
+        frame[name] = np.asarray(flag, dtype=np.int64)
+    if not by:
+        return frame.groupby(np.zeros(len(frame), dtype=int)).sum().reset_index(drop=True)
+    return frame.groupby(by, sort=True).sum().reset_index()
+
+
+def _add_rate(out: pd.DataFrame, name: str, count_col: str, n_col: str = "n") -> None:
+    """Percent column plus Wilson interval columns, from counts."""
+    k, n = out[count_col].to_numpy(), out[n_col].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out[name] = np.where(n > 0, 100.0 * k / np.where(n > 0, n, 1), np.nan)
+    low, high = stats.wilson_many(k, n)
+    out[f"{name}_low"], out[f"{name}_high"] = 100 * low, 100 * high
+
+
+def _bootstrap_counts(values: Sequence[float], counts: np.ndarray, n_resamples: int,
+                      seed: int) -> tuple[float, float, float]:
+    """Bootstrap a mean of per-row values given how many rows carry each value (percent)."""
+    x = np.repeat(np.asarray(values, dtype=float), counts.astype(np.int64))
+    if x.size == 0:
+        return (np.nan, np.nan, np.nan)
+    est, low, high = stats.bootstrap_mean(x, n_resamples=n_resamples, seed=seed)
+    return (100 * est, 100 * low, 100 * high)
+
+
+def _signed_effect(out: pd.DataFrame, name: str, pos: str, neg: str, n_resamples: int,
+                   seed: int) -> None:
+    """name = rate(pos) - rate(neg) over the same rows, with a bootstrap interval per group."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out[name] = 100.0 * (out[pos] - out[neg]) / out["n"].where(out["n"] > 0)
+    other = out["n"] - out[pos] - out[neg]
+    ci = [_bootstrap_counts((1.0, -1.0, 0.0), np.array([p, m, o]), n_resamples, seed)
+          for p, m, o in zip(out[pos], out[neg], other)]  # one per group, not per row
+    out[f"{name}_low"] = [c[1] for c in ci]
+    out[f"{name}_high"] = [c[2] for c in ci]
+
+
+def _tail(out: pd.DataFrame, by: Sequence[str], front: Sequence[str]) -> pd.DataFrame:
+    """Order columns: keys, n, the table's own columns, then everything else."""
+    lead = [*by, "n", *front]
+    return out[lead + [c for c in out.columns if c not in lead]]
+
+
+# --------------------------------------------------------------------------- rate tables
+
+
+def decision_rates(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY) -> pd.DataFrame:
+    """Counts and percent of cited, plain, tie and unparsed per group, with Wilson intervals."""
+    check_verdicts(df, by)
+    d = df["decision"].to_numpy()
+    out = _count(df, by, {f"n_{v}": d == v for v in VERDICTS})
+    for v in (*VERDICTS, "unparsed"):
+        _add_rate(out, v, f"n_{v}")
+    return _tail(out, by, ["cited", "plain", "tie", "unparsed"])
+
+
+def equivalence_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
+                      n_resamples: int = N_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """Tables A9/A10/A14 (equivalence, natural and ablation splits; put ``variant`` in ``by``
+    for A10): tie, citation_win (W_cited), base_win (W_plain) and signed_effect = Δcitation =
+    W_cited - W_plain, with a bootstrap interval over ordered comparisons."""
+    check_verdicts(df, by)
+    d = df["decision"].to_numpy()
+    out = _count(df, by, {"n_citation_win": d == "cited", "n_base_win": d == "plain",
+                          "n_tie": d == "tie"})
+    for name in ("tie", "citation_win", "base_win", "unparsed"):
+        _add_rate(out, name, f"n_{name}")
+    _signed_effect(out, "signed_effect", "n_citation_win", "n_base_win", n_resamples, seed)
+    return _tail(out, by, ["tie", "citation_win", "base_win", "signed_effect"])
+
+
+def correctness_table(df: pd.DataFrame, by: Sequence[str] = ("judge", "split", "protocol", "level"),
+                      n_resamples: int = N_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """Table A15 (correctness conflicts): correct_win, wrong_win, tie. The correct side of each
+    row is its ``gold`` (plain for clear conflicts, cited for reverse ones); A15 prints these as
+    "correct base win" and "wrong cited win". correct_margin = correct_win - wrong_win."""
+    check_verdicts(df, ("gold", *by))
+    bad = ~df["gold"].isin(("plain", "cited"))
+    if bad.any():
+        row = df.loc[bad].iloc[0]
+        raise ValueError(f"correctness rows need gold plain|cited; item {row.get('pair_id')!r} "
+                         f"has gold {row['gold']!r}")
+    d, g = df["decision"].to_numpy(), df["gold"].to_numpy()
+    out = _count(df, by, {"n_correct_win": d == g,
+                          "n_wrong_win": np.isin(d, ("plain", "cited")) & (d != g),
+                          "n_tie": d == "tie"})
+    for name in ("correct_win", "wrong_win", "tie", "unparsed"):
+        _add_rate(out, name, f"n_{name}")
+    _signed_effect(out, "correct_margin", "n_correct_win", "n_wrong_win", n_resamples, seed)
+    return _tail(out, by, ["correct_win", "wrong_win", "tie"])
+
+
+def graded_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
+                 n_resamples: int = N_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """Tables A11/A12/A13/A19 (graded soft and moderate tiers): better_plain (W_better-plain),
+    worse_cited (W_worse-cited), tie and delta_quality = better_plain - worse_cited."""
+    check_verdicts(df, by)
+    d = df["decision"].to_numpy()
+    out = _count(df, by, {"n_better_plain": d == "plain", "n_worse_cited": d == "cited",
+                          "n_tie": d == "tie"})
+    for name in ("better_plain", "worse_cited", "tie", "unparsed"):
+        _add_rate(out, name, f"n_{name}")
+    _signed_effect(out, "delta_quality", "n_better_plain", "n_worse_cited", n_resamples, seed)
+    return _tail(out, by, ["better_plain", "worse_cited", "tie", "delta_quality"])
+
+
+def position_table(df: pd.DataFrame, by: Sequence[str] = ("judge", "split", "protocol", "level")
+                   ) -> pd.DataFrame:
+    """Table A16 (position-only controls, identical candidates): first_position_win,
+    second_position_win and tie. The first position is slot A, read off decision and order."""
+    check_verdicts(df, by)
+    d, o = df["decision"].to_numpy(), df["order"].to_numpy()
+    first = ((d == "cited") & (o == "cited_first")) | ((d == "plain") & (o == "plain_first"))
+    second = ((d == "cited") & (o == "plain_first")) | ((d == "plain") & (o == "cited_first"))
+    out = _count(df, by, {"n_first_position_win": first, "n_second_position_win": second,
+                          "n_tie": d == "tie"})
+    for name in ("first_position_win", "second_position_win", "tie", "unparsed"):
+        _add_rate(out, name, f"n_{name}")
+    return _tail(out, by, ["first_position_win", "second_position_win", "tie"])
+
+
+def tie_by_relation(df: pd.DataFrame, by: Sequence[str] = ("judge", "protocol", "level")
+                    ) -> pd.DataFrame:
+    """Tie decomposition (§5.3): the Tie rate per target relation, never only pooled, because a
+    Tie means bias suppression on equivalent pairs, possible calibration on soft pairs and lost
+    resolution on moderate pairs."""
+    return decision_rates(df, (*by, "target_relation"))
+
+
+# --------------------------------------------------------------------------- order effects
+
+
+def _wide_by_order(df: pd.DataFrame, keys: list[str], value: np.ndarray,
+                   keyframe: pd.DataFrame) -> pd.DataFrame:
+    frame = keyframe.copy()
+    frame["order"], frame["value"] = df["order"].to_numpy(), value
+    dup = frame.duplicated(keys + ["order"])
+    if dup.any():
+        row = frame.loc[dup].iloc[0]
+        raise ValueError(f"two rows share the unit {dict(row[keys + ['order']])}: add the "
+                         f"column that tells them apart to `by` or `unit`")
+    return frame.set_index(keys + ["order"])["value"].unstack("order").reindex(columns=ORDERS)
+
+
+def order_gap_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
+                    unit: Sequence[str] = ("pair_id", "paraphrase"),
+                    n_resamples: int = N_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """Order gap (§6) = cited-win rate when the cited side is shown first minus when it is shown
+    second [sign convention inferred], with a bootstrap interval that resamples units (pair x
+    paraphrase by default) so each pair's two orders stay together. A unit judged in only one
+    order still counts for that order. Failed rows are left out (counted in n_failed)."""
+    check_verdicts(df, (*by, *unit))
+    counts = _count(df, by, {"n_cited_first": (df["order"] == "cited_first").to_numpy()
+                             & (df["decision"] != "failed").to_numpy(),
+                             "n_plain_first": (df["order"] == "plain_first").to_numpy()
+                             & (df["decision"] != "failed").to_numpy(),
+                             "n_cw_cited_first": ((df["order"] == "cited_first")
+                                                  & (df["decision"] == "cited")).to_numpy(),
+                             "n_cw_plain_first": ((df["order"] == "plain_first")
+                                                  & (df["decision"] == "cited")).to_numpy()})
+    _add_rate(counts, "cited_win_cited_first", "n_cw_cited_first", "n_cited_first")
+    _add_rate(counts, "cited_win_plain_first", "n_cw_plain_first", "n_plain_first")
+    counts["order_gap"] = counts["cited_win_cited_first"] - counts["cited_win_plain_first"]
+
+    replied = (df["decision"] != "failed").to_numpy()
+    sub = df.loc[replied]
+    keyframe, keys = _keys(sub, (*by, *unit))
+    wide = _wide_by_order(sub, keys, (sub["decision"] == "cited").to_numpy(float), keyframe)
+    lows, highs = [], []
+    groups = ({(k if isinstance(k, tuple) else (k,)): g
+               for k, g in wide.groupby(level=list(range(len(by))), sort=True)}
+              if by else {(): wide})
+    for key in (counts[list(by)].itertuples(index=False, name=None) if by else [()]):
+        g = groups.get(tuple(key))
+        if g is None or g.empty:
+            lows.append(np.nan), highs.append(np.nan)
+            continue
+        _, lo, hi = stats.bootstrap_mean_difference(g["cited_first"].to_numpy(),
+                                                    g["plain_first"].to_numpy(),
+                                                    n_resamples=n_resamples, seed=seed)
+        lows.append(100 * lo), highs.append(100 * hi)
+    counts["order_gap_low"], counts["order_gap_high"] = lows, highs
+    return _tail(counts, by, ["cited_win_cited_first", "cited_win_plain_first", "order_gap"])
+
+
+# --------------------------------------------------------------------------- human agreement
+
+
+def tie_agreement(df: pd.DataFrame, human: pd.DataFrame,
+                  by: Sequence[str] = ("judge", "protocol", "level")) -> pd.DataFrame:
+    """Item-level Tie agreement with human labels (§5.3): Tie precision = share of the judge's
+    Tie items that humans also labeled Tie [inferred definition], plus item-level raw agreement.
+
+    An item counts as a judge Tie when either order (any paraphrase) returned Tie [inferred;
+    it reproduces the paper's 42 and 33 L3 Tie items]. Items with no parsed verdict in any row
+    are counted in n_items_no_verdict and left out; items without a human label are counted in
+    n_items_unlabeled and left out. ``human`` has columns pair_id and human_tie (bool).
+    """
+    check_verdicts(df, ("pair_id", *by))
+    for col in ("pair_id", "human_tie"):
+        if col not in human.columns:
+            raise ValueError(f"human labels: missing column '{col}'; have {list(human.columns)}")
+    if human["pair_id"].duplicated().any():
+        dup = human.loc[human["pair_id"].duplicated(), "pair_id"].iloc[0]
+        raise ValueError(f"human labels: pair_id {dup!r} appears more than once")
+    if not human["human_tie"].isin((True, False)).all():
+        bad = human.loc[~human["human_tie"].isin((True, False))].iloc[0]
+        raise ValueError(f"human labels: human_tie must be True/False; item {bad['pair_id']!r} "
+                         f"has {bad['human_tie']!r}")
+    keyframe, keys = _keys(df, (*by, "pair_id"))
+    d = df["decision"].to_numpy()
+    keyframe["judge_tie"] = d == "tie"
+    keyframe["has_verdict"] = np.isin(d, VERDICTS)
+    items = keyframe.groupby(keys, sort=True)[["judge_tie", "has_verdict"]].any().reset_index()
+    labels = human.set_index("pair_id")["human_tie"].astype(bool)
+    items["human_tie"] = items["pair_id"].map(labels)
+    items["labeled"] = items["human_tie"].notna()
+    usable = items["has_verdict"] & items["labeled"]
+    ht = items["human_tie"].eq(True)
+    flags = pd.DataFrame({
+        "n_items": usable, "n_items_no_verdict": ~items["has_verdict"],
+        "n_items_unlabeled": items["has_verdict"] & ~items["labeled"],
+        "judge_tie_items": usable & items["judge_tie"], "human_tie_items": usable & ht,
+        "both_tie_items": usable & items["judge_tie"] & ht,
+        "agree_items": usable & (items["judge_tie"] == ht)}).astype(np.int64)
+    flags[list(by)] = items[list(by)]
+    out = (flags.groupby(list(by), sort=True).sum().reset_index() if by
+           else flags.groupby(np.zeros(len(flags), dtype=int)).sum().reset_index(drop=True))
+    for name, k, n in (("tie_precision", "both_tie_items", "judge_tie_items"),
+                       ("item_agreement", "agree_items", "n_items"),
+                       ("judge_any_tie", "judge_tie_items", "n_items"),
+                       ("human_tie", "human_tie_items", "n_items")):
+        _add_rate(out, name, k, n)
+    # Precision and agreement are proportions in the paper (0.119), the prevalences percent.
+    for name in ("tie_precision", "item_agreement"):
+        for suffix in ("", "_low", "_high"):
+            out[name + suffix] = out[name + suffix] / 100
+    return out[[*by, "n_items", "tie_precision", "item_agreement", "judge_any_tie", "human_tie"]
+               + [c for c in out.columns if c not in (*by, "n_items", "tie_precision",
+                                                     "item_agreement", "judge_any_tie",
+                                                     "human_tie")]]
+
+
+# --------------------------------------------------------------------------- paired contrasts
+
+
+def _select(df: pd.DataFrame, spec: Mapping[str, object], name: str) -> pd.DataFrame:
+    mask = np.ones(len(df), dtype=bool)
+    for col, val in spec.items():
+        if col not in df.columns:
+            raise ValueError(f"contrast side {name}: column {col!r} not in verdict rows")
+        mask &= (df[col] == val).to_numpy()
+    if not mask.any():
+        raise ValueError(f"contrast side {name}: no verdict rows match {dict(spec)}")
+    return df.loc[mask]
+
+
+def paired_contrast(df: pd.DataFrame, a: Mapping[str, object], b: Mapping[str, object],
+                    outcome: str = "plain", by: Sequence[str] = ("judge", "split"),
+                    keys: Sequence[str] = ("pair_id", "order", "paraphrase"),
+                    n_resamples: int = N_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """Paired protocol contrast (§E.5), e.g. L0 vs L4 on the better-plain indicator.
+
+    ``a`` and ``b`` select the two protocols as column filters ({"level": "L0"},
+    {"protocol": "trace_v2"}); rows are joined on ``by`` + ``keys`` so both sides judge the same
+    ordered comparisons. The indicator is decision == ``outcome`` (unparsed counts as 0; units
+    with a failed row on either side are left out and counted). difference = rate_a - rate_b in
+    points with a paired bootstrap interval; mcnemar_p is the exact McNemar test on the
+    discordant units (b_only: indicator 1 under a only; c_only: under b only).
+    """
+    check_verdicts(df, (*by, *keys))
+    sides = {}
+    for name, spec in (("a", a), ("b", b)):
+        rows = _select(df, spec, name)
+        frame, cols = _keys(rows, (*by, *keys))
+        if frame.duplicated(cols).any():
+            dup = frame.loc[frame.duplicated(cols)].iloc[0]
+            raise ValueError(f"contrast side {name} {dict(spec)}: two rows share "
+                             f"{dict(dup[cols])}; add the column that tells them apart to keys")
+        frame[f"x_{name}"] = (rows["decision"] == outcome).to_numpy(float)
+        frame[f"failed_{name}"] = (rows["decision"] == "failed").to_numpy()
+        sides[name] = frame
+    cols = [*by, *keys]
+    m = sides["a"].merge(sides["b"], on=cols, how="outer", indicator=True)
+    m["paired"] = (m["_merge"] == "both") & ~m["failed_a"].eq(True) & ~m["failed_b"].eq(True)
+    m["only_a"] = m["_merge"] == "left_only"
+    m["only_b"] = m["_merge"] == "right_only"
+    m["failed"] = (m["_merge"] == "both") & ~m["paired"]
+    rows = []
+    grouped = m.groupby(list(by), sort=True) if by else [((), m)]
+    for key, g in grouped:
+        p = g.loc[g["paired"]]
+        x, y = p["x_a"].to_numpy(), p["x_b"].to_numpy()
+        row = dict(zip(by, key if isinstance(key, tuple) else (key,)))
+        n = len(p)
+        bb, cc = int(np.sum((x == 1) & (y == 0))), int(np.sum((x == 0) & (y == 1)))
+        est = lo = hi = np.nan
+        if n:
+            est, lo, hi = stats.bootstrap_mean_difference(x, y, n_resamples=n_resamples,
+                                                          seed=seed)
+        row.update(n=n, a=str(dict(a)), b=str(dict(b)), outcome=outcome,
+                   n_a=int(x.sum()), n_b=int(y.sum()),
+                   difference=100 * est, difference_low=100 * lo, difference_high=100 * hi,
+                   b_only=bb, c_only=cc, mcnemar_p=stats.mcnemar_exact(bb, cc),
+                   n_unmatched_a=int(g["only_a"].sum()), n_unmatched_b=int(g["only_b"].sum()),
+                   n_failed=int(g["failed"].sum()))
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    _add_rate(out, "rate_a", "n_a")
+    _add_rate(out, "rate_b", "n_b")
+    return _tail(out, by, ["a", "b", "rate_a", "rate_b", "difference", "difference_low",
+                           "difference_high", "mcnemar_p"])
+
+
+# --------------------------------------------------------------------------- ranking probe
+
+
+def ranking_scores(df: pd.DataFrame, by: Sequence[str] = ("judge", "protocol")) -> pd.DataFrame:
+    """Table A17: per system, (wins + 0.5 * ties) / its ordered comparisons * 100. Each row
+    counts once for the system on each side; unparsed rows score 0 for both and stay in n, so
+    the scores in a setting sum to 200 exactly when nothing is unparsed."""
+    check_verdicts(df, ("system_plain", "system_cited", *by))
+    keyframe, by = _keys(df, by)
+    d = df["decision"].to_numpy()
+    sides = []
+    for side, other in (("cited", "plain"), ("plain", "cited")):
+        s = keyframe.copy()
+        s["system"] = df[f"system_{side}"].to_numpy()
+        s["n"] = d != "failed"
+        s["wins"], s["losses"], s["ties"] = d == side, d == other, d == "tie"
+        s["n_unparsed"], s["n_failed"] = d == "unparsed", d == "failed"
+        sides.append(s)
+    long = pd.concat(sides, ignore_index=True)
+    if long["system"].isna().any():
+        raise ValueError("ranking rows need system_plain and system_cited on every row")
+    num = ["n", "wins", "losses", "ties", "n_unparsed", "n_failed"]
+    long[num] = long[num].astype(np.int64)
+    out = long.groupby([*by, "system"], sort=True)[num].sum().reset_index()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["score"] = 100.0 * (out["wins"] + 0.5 * out["ties"]) / out["n"].where(out["n"] > 0)
+    return out[[*by, "system", "score", *num]]
+
+
+def direct_comparison(df: pd.DataFrame, first: str = "plain_full", second: str = "cited_full",
+                      by: Sequence[str] = ("judge", "protocol")) -> pd.DataFrame:
+    """Table A18: counts of ``first`` wins, ``second`` wins and ties over the ordered rows that
+    put exactly these two systems against each other (400 per judge x protocol in the paper)."""
+    check_verdicts(df, ("system_plain", "system_cited", *by))
+    sp, sc = df["system_plain"].to_numpy(), df["system_cited"].to_numpy()
+    sel = ((sp == first) & (sc == second)) | ((sp == second) & (sc == first))
+    if not sel.any():
+        raise ValueError(f"no ranking rows compare {first!r} with {second!r}")
+    sub = df.loc[sel]
+    d = sub["decision"].to_numpy()
+    winner = np.where(d == "cited", sub["system_cited"].to_numpy(),
+                      np.where(d == "plain", sub["system_plain"].to_numpy(), None))
+    out = _count(sub, by, {f"{first}_wins": winner == first, f"{second}_wins": winner == second,
+                           "tie": d == "tie"})
+    for name in (f"{first}_wins", f"{second}_wins", "tie"):
+        _add_rate(out, f"{name}_pct", name)
+    return _tail(out, by, [f"{first}_wins", f"{second}_wins", "tie", "n_unparsed", "n_failed"])
+
+
+# --------------------------------------------------------------------------- protocol cost
+
+
+def protocol_cost(df: pd.DataFrame, by: Sequence[str] = ("judge", "protocol", "level"),
+                  prices: Mapping[str, tuple[float, float]] | tuple[float, float] | None = None
+                  ) -> pd.DataFrame:
+    """Protocol cost (§5, §6): calls and input/output tokens per ordered comparison; with
+    ``prices`` (USD per million input and output tokens, one pair or one per judge) also USD per
+    1,000 comparisons. Every row counts, failed calls too (they were paid for); per-comparison
+    token means use the rows that report usage (n_missing_usage says how many do not)."""
+    check_verdicts(df, ("calls", "input_tokens", "output_tokens", *by))
+    keyframe, by = _keys(df, by)
+    for c in ("calls", "input_tokens", "output_tokens"):
+        keyframe[c] = pd.to_numeric(df[c], errors="coerce").to_numpy(float)
+    keyframe["n_comparisons"] = 1
+    keyframe["n_missing_usage"] = (np.isnan(keyframe["input_tokens"])
+                                   | np.isnan(keyframe["output_tokens"])).astype(np.int64)
+    g = keyframe.groupby(by, sort=True) if by else keyframe.groupby(lambda _: 0)
+    out = g.agg(n_comparisons=("n_comparisons", "sum"), n_missing_usage=("n_missing_usage", "sum"),
+                calls=("calls", "sum"), input_tokens=("input_tokens", "sum"),
+                output_tokens=("output_tokens", "sum"),
+                calls_per_comparison=("calls", "mean"),
+                input_tokens_per_comparison=("input_tokens", "mean"),
+                output_tokens_per_comparison=("output_tokens", "mean")).reset_index(drop=not by)
+    out["tokens_per_comparison"] = (out["input_tokens_per_comparison"]
+                                    + out["output_tokens_per_comparison"])
+    if prices is not None:
+        if isinstance(prices, Mapping):
+            if "judge" not in by:
+                raise ValueError("per-judge prices need 'judge' in by")
+            unknown = sorted(set(out["judge"]) - set(prices))
+            if unknown:
+                raise ValueError(f"no price for judge(s) {unknown}")
+            p_in = out["judge"].map(lambda j: prices[j][0]).astype(float)
+            p_out = out["judge"].map(lambda j: prices[j][1]).astype(float)
+        else:
+            p_in, p_out = float(prices[0]), float(prices[1])
+        per_comparison = (out["input_tokens_per_comparison"] * p_in
+                          + out["output_tokens_per_comparison"] * p_out) / 1e6
+        out["usd_per_1000_comparisons"] = 1000 * per_comparison
+    return out
+
+
+# --------------------------------------------------------------------------- presentation
+
+
+def round_like_paper(table: pd.DataFrame, decimals: int = 1) -> pd.DataFrame:
+    """Round float columns half-to-even, as the paper's tables were (25.25 -> 25.2, 11.75 ->
+    11.8); integer count columns are left alone."""
+    out = table.copy()
+    floats = out.select_dtypes(include="float").columns
+    out[floats] = out[floats].round(decimals)
+    return out

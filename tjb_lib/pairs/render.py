@@ -1,0 +1,177 @@
+"""Plain and cited renderings of one candidate answer.
+
+A candidate's substance (final answer, evidence, reasoning) is fixed first; the renderer only
+decides the display. ``render(c)`` gives the plain side; ``render(c, cues)`` adds the named
+citation-like cues and nothing else, so ``strip_artifacts`` of both is the same text. Prose
+styles (how answer, evidence and reasoning are laid out) are shared by both sides of a pair.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from tjb_lib.pairs.strip import FOOTNOTE_AFTER
+
+# Display cues a cited side can carry (each maps to one artifact kind in strip.py).
+CUES = (
+    "markers",          # [1] after evidence and answer                     -> marker
+    "source_labels",    # (source: “Title”[, locator]) after evidence       -> source_label
+    "sentence_ids",     # [doc3:s0] / [table:4] after evidence              -> sentence_id
+    "evidence_block",   # "Retrieved evidence:" block repeating the evidence -> evidence_block
+    "sources_footer",   # "Sources:" list of numbered titles                 -> sources_footer
+    "empty_footer",     # "Sources:" list of numbers with no title            -> sources_footer
+    "verification",     # "Verification: ..." line                            -> verification
+    "according_to",     # According to “Title”, <evidence>                   -> according_to
+    "quoted_block",     # "Quoted passages:" block of “snippet” — Title lines -> evidence_block
+    "bare_block",       # "Supporting passages:" block, evidence text only    -> evidence_block
+    "footnotes",        # superscript numbers + "Notes:" footer               -> footnote, sources_footer
+    "tags",             # 【1†Title】 tags                                     -> tag
+)
+STYLES = ("structured", "answer_first", "evidence_first", "key_facts")
+MECHANICAL_CUES = frozenset({"markers", "source_labels", "sentence_ids", "evidence_block",
+                             "sources_footer", "verification"})
+VERIFICATION_LINES = (
+    "Verification: each statement above was checked against the cited sources.",
+    "Verification: the answer is consistent with every retrieved passage.",
+    "Verification: all claims are traceable to the listed sources.",
+)
+SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    text: str        # the supporting sentence / table row / docstring line, verbatim
+    source: str      # source title: Wikipedia title, filing page, problem docstring
+    locator: str     # human locator: "sentence 0", "table row 4"
+    sid: str         # compact identifier: "doc3:s0", "table:4", "doc:l1"
+    hop: str = ""    # the support hop this evidence belongs to (HotpotQA title)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    answer: str
+    evidence: tuple[Evidence, ...] = ()
+    reasoning: tuple[str, ...] = ()
+    code: bool = False     # the answer is a code block (HumanEval)
+
+    def with_answer(self, answer: str) -> "Candidate":
+        return replace(self, answer=answer)
+
+
+def _source_numbers(c: Candidate) -> dict[str, int]:
+    numbers: dict[str, int] = {}
+    for e in c.evidence:
+        numbers.setdefault(e.source, len(numbers) + 1)
+    return numbers
+
+
+def _decorate(c: Candidate, cues: frozenset[str], verification: int) -> tuple[list[str], str, list[str]]:
+    """Evidence texts with inline cues, the answer suffix, and the trailing display blocks."""
+    nums = _source_numbers(c)
+    seen: set[str] = set()
+    texts = []
+    for e in c.evidence:
+        t = e.text
+        if "according_to" in cues and e.source not in seen:
+            t = f"According to “{e.source}”, {t}"
+        seen.add(e.source)
+        if "markers" in cues or "empty_footer" in cues:
+            t += f" [{nums[e.source]}]"
+        if "footnotes" in cues:
+            if not t or t[-1] not in FOOTNOTE_AFTER:
+                raise ValueError(f"footnotes need sentence-final punctuation: {t[-40:]!r}")
+            t += str(nums[e.source]).translate(SUPERSCRIPT_DIGITS)
+        if "tags" in cues:
+            t += f" 【{nums[e.source]}†{e.source}】"
+        if "source_labels" in cues:
+            loc = f", {e.locator}" if "sentence_ids" in cues else ""
+            t += f" (source: “{e.source}”{loc})"
+        if "sentence_ids" in cues:
+            t += f" [{e.sid}]"
+        texts.append(t)
+    suffix = ""
+    if ("markers" in cues or "empty_footer" in cues) and nums:
+        suffix = " " + "".join(f"[{n}]" for n in nums.values())
+    blocks = []
+    if "evidence_block" in cues:
+        lines = []
+        for e in c.evidence:
+            head = f"[{nums[e.source]}] " if "markers" in cues else ""
+            head += f"“{e.source}”, {e.locator}: " if "source_labels" in cues else ""
+            lines.append(f"> {head}{e.text}")
+        blocks.append("Retrieved evidence:\n" + "\n".join(lines))
+    if "quoted_block" in cues:
+        blocks.append("Quoted passages:\n" + "\n".join(f"> “{e.text}” — {e.source}" for e in c.evidence))
+    if "bare_block" in cues:
+        blocks.append("Supporting passages:\n" + "\n".join(f"> {e.text}" for e in c.evidence))
+    if "sources_footer" in cues:
+        blocks.append("Sources:\n" + "\n".join(f"[{n}] “{s}”" for s, n in nums.items()))
+    if "empty_footer" in cues:
+        blocks.append("Sources:\n" + "\n".join(f"[{n}] —" for n in nums.values()))
+    if "footnotes" in cues:
+        blocks.append("Notes:\n" + "\n".join(
+            f"{str(n).translate(SUPERSCRIPT_DIGITS)} {s}" for s, n in nums.items()))
+    if "verification" in cues:
+        blocks.append(VERIFICATION_LINES[verification % len(VERIFICATION_LINES)])
+    return texts, suffix, blocks
+
+
+def _answer_line(c: Candidate, suffix: str, lead: str = "Answer:") -> str:
+    if c.code:
+        return f"{lead}{suffix}\n```python\n{c.answer.rstrip()}\n```"
+    return f"{lead} {c.answer}{suffix}"
+
+
+def _sentence_end(answer: str) -> str:
+    return "" if answer.endswith((".", "!", "?")) else "."
+
+
+def render(c: Candidate, cues: frozenset[str] | set[str] = frozenset(), style: str = "structured",
+           verification: int = 0) -> str:
+    """One candidate as text; with no cues it is the plain side (no wrappers at all)."""
+    cues = frozenset(cues)
+    unknown = cues - set(CUES)
+    if unknown:
+        raise ValueError(f"unknown cues {sorted(unknown)}; known: {CUES}")
+    texts, suffix, blocks = _decorate(c, cues, verification)
+    reasoning = " ".join(c.reasoning)
+    parts: list[str]
+    if style == "structured":
+        parts = [_answer_line(c, suffix)]
+        if texts:
+            parts.append("Evidence:\n" + "\n".join(f"- {t}" for t in texts))
+        if reasoning:
+            parts.append(f"Reasoning: {reasoning}")
+    elif c.code:
+        raise ValueError(f"style {style!r} is for prose answers; code answers use 'structured'")
+    elif style == "answer_first":
+        parts = [f"The answer is {c.answer}{suffix}{_sentence_end(c.answer)}", " ".join(texts),
+                 reasoning]
+    elif style == "evidence_first":
+        parts = [" ".join(texts), reasoning,
+                 f"So the answer is {c.answer}{suffix}{_sentence_end(c.answer)}"]
+    elif style == "key_facts":
+        parts = ["Key facts:\n" + "\n".join(f"- {t}" for t in texts), reasoning,
+                 f"Final answer: {c.answer}{suffix}"]
+    else:
+        raise ValueError(f"unknown style {style!r}; known: {STYLES}")
+    return "\n\n".join(p for p in parts + blocks if p.strip())
+
+
+def answer_only(c: Candidate) -> str:
+    """The bare-answer system of the ranking probe: no evidence, no reasoning, no display."""
+    return _answer_line(c, "")
+
+
+def split_answer(text: str) -> tuple[str, str]:
+    """(final answer, everything else) of a structured rendering; used to check conflicts.
+
+    The answer is the first paragraph after ``Answer:`` (a code block for code answers).
+    """
+    if not text.startswith("Answer:"):
+        raise ValueError("not a structured rendering: it does not start with 'Answer:'")
+    code_open = "Answer:\n```python\n"
+    if text.startswith(code_open):
+        end = text.index("\n```", len(code_open))
+        return text[len(code_open):end], text[end + len("\n```"):].lstrip("\n")
+    head, _, rest = text.partition("\n\n")
+    return head[len("Answer: "):], rest

@@ -1,0 +1,176 @@
+"""Conservative verdict extraction: JSON first, then a strict fallback, else ``unparsed``.
+
+A judge reply becomes a label only when it says one label unambiguously. Anything else is
+``unparsed`` and stays visible in the tables; it is never coerced into Tie (or into anything).
+
+Statuses:
+  * ``json``     exactly one JSON object carries a ``winner`` key, and its value is a valid label
+                 (the object may sit in a code fence or between prose);
+  * ``fallback`` the whole reply is one line that is just a label (``B``, ``tie``) or
+                 ``<key>: <label>`` (``Winner: B``, ``Verdict: Tie``);
+  * ``scored``   no text, but label probabilities from local logit scoring: their argmax;
+  * ``unparsed`` everything else: prose, truncated JSON, unknown labels (``C``, ``both``),
+                 several or conflicting labels, an empty reply.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from tjb_lib.records import LABELS
+
+STATUSES = ("json", "fallback", "scored", "unparsed")
+
+# A valid label, optionally named as "Response B" / "Candidate A"; matched case-insensitively
+# after surrounding quotes, backticks, asterisks and a final period are trimmed.
+_LABEL = r"(?:(?:response|candidate|record|option)\s+)?(a|b|tie)"
+_LABEL_RE = re.compile(rf"^{_LABEL}$", re.IGNORECASE)
+_TRIM = " \t\"'`*."
+_KEYED_LINE_RE = re.compile(
+    r"^(?:final\s+)?(?:winner|verdict|decision|answer|choice|preference|label|judgement|judgment)"
+    rf"[\s*]*[:=][\s\"'`*]*{_LABEL}[\"'`*]*\.?$",
+    re.IGNORECASE,
+)
+_CANONICAL = {"a": "A", "b": "B", "tie": "Tie"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One parsed judge reply: ``label`` is None unless ``status`` says how it was read."""
+
+    label: str | None
+    status: str
+    reason: str | None = None
+
+
+class _JsonObject(dict):
+    """A decoded JSON object that remembers every value given under a ``winner`` key, so
+    duplicate keys (which ``json`` silently collapses) cannot hide a conflicting label."""
+
+    winner_values: list[Any]
+
+
+def _object_hook(pairs: list[tuple[str, Any]]) -> _JsonObject:
+    obj = _JsonObject(pairs)
+    obj.winner_values = [v for k, v in pairs if k.strip().casefold() == "winner"]
+    return obj
+
+
+def normalize_label(value: Any) -> str | None:
+    """``"A"``, ``" b "``, ``"TIE"``, ``"Response B"`` → canonical label; anything else → None."""
+    if not isinstance(value, str):
+        return None
+    m = _LABEL_RE.match(value.strip().strip(_TRIM).strip())
+    return _CANONICAL[m.group(1).casefold()] if m else None
+
+
+def json_objects(text: str) -> list[_JsonObject]:
+    """Every complete top-level JSON object in ``text`` (inside fences or prose), in order.
+
+    A truncated object yields nothing; nested objects of a decoded object are not listed again.
+    """
+    decoder = json.JSONDecoder(object_pairs_hook=_object_hook)
+    found, i = [], 0
+    while (start := text.find("{", i)) >= 0:
+        try:
+            obj, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            i = start + 1
+            continue
+        if isinstance(obj, _JsonObject):
+            found.append(obj)
+        i = end
+    return found
+
+
+def _from_json(text: str) -> Verdict | None:
+    """The JSON reading, or None when no object carries a winner key at all."""
+    carriers = [o for o in json_objects(text) if o.winner_values]
+    if not carriers:
+        return None
+    if len(carriers) > 1:
+        return Verdict(None, "unparsed")
+    labels = {normalize_label(v) for v in carriers[0].winner_values}
+    if len(labels) != 1 or None in labels:
+        return Verdict(None, "unparsed")
+    reason = next((v for k, v in carriers[0].items() if k.strip().casefold() == "reason"), None)
+    return Verdict(labels.pop(), "json", reason if isinstance(reason, str) else None)
+
+
+def _from_fallback(text: str) -> str | None:
+    """A label from a reply that is a single line holding only that label (or ``key: label``)."""
+    line = text.strip()
+    if "\n" in line:
+        return None
+    label = normalize_label(line)
+    if label is not None:
+        return label
+    m = _KEYED_LINE_RE.match(line.strip(" \t*`"))
+    return _CANONICAL[m.group(1).casefold()] if m else None
+
+
+def _from_probs(label_probs: dict[str, float]) -> Verdict:
+    missing = [k for k in LABELS if k not in label_probs]
+    bad = [k for k in LABELS if k in label_probs and not (
+        isinstance(label_probs[k], (int, float)) and math.isfinite(label_probs[k]))]
+    if missing or bad:
+        raise ValueError(f"label_probs must give a finite number for each of {LABELS}; "
+                         f"missing {missing}, not finite {bad}: {label_probs!r}")
+    ranked = sorted(LABELS, key=lambda k: label_probs[k], reverse=True)
+    if label_probs[ranked[0]] == label_probs[ranked[1]]:
+        return Verdict(None, "unparsed")  # an exact tie between labels names no label
+    return Verdict(ranked[0], "scored")
+
+
+def parse_verdict(text: str | None, label_probs: dict[str, float] | None = None) -> Verdict:
+    """Read one judge reply conservatively (see the module docstring for the statuses)."""
+    if text is None or not text.strip():
+        return _from_probs(label_probs) if label_probs is not None else Verdict(None, "unparsed")
+    from_json = _from_json(text)
+    if from_json is not None:
+        return from_json
+    label = _from_fallback(text)
+    return Verdict(label, "fallback") if label else Verdict(None, "unparsed")
+
+
+# TRACE stage 1: the fixed fields of each candidate's normalized record.
+TRACE_V2_FIELDS = ("final_answer", "support_facts", "reasoning_links",
+                   "missing_or_weakened_support", "unsupported_claims", "residual_uncertainty")
+TRACE_V1_FIELDS = ("final_answer", "answer_supported")
+_SCALAR = (str, int, float, bool, type(None))
+
+
+def _field_ok(name: str, value: Any) -> bool:
+    if name == "final_answer":
+        return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+    if isinstance(value, list):
+        return all(isinstance(v, _SCALAR) for v in value)
+    return isinstance(value, _SCALAR)
+
+
+def parse_normalized(text: str | None,
+                     fields: tuple[str, ...] = TRACE_V2_FIELDS) -> dict[str, dict[str, Any]] | None:
+    """TRACE stage-1 reply → ``{"A": record, "B": record}`` holding exactly ``fields``.
+
+    None unless there is exactly one JSON object with both candidates, every field present and
+    of a plain type (text, number, boolean, null, or a list of those; the final answer is text or
+    a number). Extra keys are dropped so nothing but the fixed fields can reach stage 2.
+    """
+    if text is None or not text.strip():
+        return None
+    carriers = [o for o in json_objects(text) if "A" in o or "B" in o]
+    if len(carriers) != 1:
+        return None
+    obj = carriers[0]
+    records = {}
+    for side in ("A", "B"):
+        rec = obj.get(side)
+        if not isinstance(rec, dict):
+            return None
+        if any(f not in rec or not _field_ok(f, rec[f]) for f in fields):
+            return None
+        records[side] = {f: rec[f] for f in fields}
+    return records

@@ -1,0 +1,63 @@
+"""Execute the section notebooks in order with papermill (``python -m tjb_lib reproduce``).
+
+Sources are jupytext py:percent files in notebooks/; each is converted to a notebook in memory
+and executed into outputs/notebooks/. The first failing cell stops the run with its notebook and
+cell named, so a reader knows exactly where to look.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from tjb_lib import paths
+
+
+def notebook_sources(only: str | None = None) -> list[Path]:
+    """The section notebooks in run order (their file names start with a two-digit number)."""
+    sources = sorted(p for p in paths.NOTEBOOKS.glob("[0-9][0-9]_*.py"))
+    if only:
+        sources = [p for p in sources if only in p.stem]
+        if not sources:
+            raise SystemExit(f"no notebook in {paths.NOTEBOOKS} matches {only!r}")
+    return sources
+
+
+def execute(source: Path, parameters: dict | None = None, out_dir: Path | None = None) -> Path:
+    """Run one py:percent notebook with papermill; returns the executed .ipynb path."""
+    import jupytext
+    import papermill as pm
+
+    out_dir = Path(out_dir or paths.NOTEBOOK_OUT)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    staged = out_dir / f".{source.stem}.input.ipynb"
+    jupytext.write(jupytext.read(source), staged)
+    target = out_dir / f"{source.stem}.ipynb"
+    try:
+        pm.execute_notebook(str(staged), str(target), parameters=parameters or {},
+                            cwd=str(paths.NOTEBOOKS), kernel_name="python3",
+                            progress_bar=False, request_save_on_cell_execute=False)
+    finally:
+        staged.unlink(missing_ok=True)
+    return target
+
+
+def reproduce(only: str | None = None, replay_only: bool = False) -> int:
+    """Run every notebook; stop at the first failure with a clear message.
+
+    Judge calls go through the response store, so shipped raw outputs are replayed and only
+    what is missing is judged; ``replay_only`` forbids any new call (CI, quick checks).
+    """
+    import papermill as pm
+
+    for source in notebook_sources(only):
+        t0 = time.perf_counter()
+        try:
+            execute(source, parameters={"replay_only": replay_only})
+        except pm.PapermillExecutionError as err:
+            print(f"\n{source.name} failed in cell {err.exec_count}: {err.ename}: {err.evalue}\n"
+                  f"The executed notebook with the traceback is in {paths.NOTEBOOK_OUT}/",
+                  file=sys.stderr)
+            return 1
+        print(f"{source.name:40s} ok  {time.perf_counter() - t0:6.1f} s")
+    return 0
