@@ -1,0 +1,145 @@
+"""The response store: durable appends, crash repair, failures never served, no keys on disk."""
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from tjb_lib.records import Request, Response, stable_hash
+from tjb_lib.store import INDEX_NAME, LOG_NAME, ResponseStore, SecretLeakError
+
+IDENTITY = {"backend": "test", "model": "m", "params": {"temperature": 0.0}}
+
+
+def _req(i: int) -> Request:
+    return Request(messages=(("user", f"question {i}"),), template="t", template_version="1")
+
+
+def _key(i: int) -> str:
+    return stable_hash({"judge": IDENTITY, "request": _req(i).to_dict()})
+
+
+def _ok(i: int) -> Response:
+    return Response(status="ok", text=f'{{"winner": "A", "i": {i}}}', input_tokens=10 + i,
+                    output_tokens=3, model_returned="m-2026")
+
+
+def test_round_trip_returns_stored_response_marked_cached(tmp_path):
+    store = ResponseStore(tmp_path)
+    store.put(_key(1), IDENTITY, _req(1), _ok(1))
+    hit = store.get(_key(1))
+    assert hit is not None and hit.cached is True
+    assert hit.text == _ok(1).text and hit.input_tokens == 11 and hit.model_returned == "m-2026"
+    assert store.get(_key(2)) is None
+    # a fresh open reads the same record back from disk
+    store.close()
+    again = ResponseStore(tmp_path).get(_key(1))
+    assert again.text == _ok(1).text and again.cached is True
+    rec = json.loads((tmp_path / LOG_NAME).read_text().splitlines()[0])
+    assert set(rec) == {"key", "judge", "request", "response", "created_at"}
+    assert rec["response"]["cached"] is False and rec["judge"] == IDENTITY
+
+
+def test_truncated_last_line_is_cut_off_and_reported(tmp_path):
+    store = ResponseStore(tmp_path)
+    for i in range(3):
+        store.put(_key(i), IDENTITY, _req(i), _ok(i))
+    store.close()
+    log = tmp_path / LOG_NAME
+    good = log.read_bytes()
+    line = json.dumps({"key": _key(9), "response": {"status": "ok"}}).encode()
+    log.write_bytes(good + line[: len(line) // 2])  # a crash mid-write
+    with pytest.warns(RuntimeWarning, match="truncated or corrupt last line"):
+        store = ResponseStore(tmp_path)
+    assert store.recovered["offset"] == len(good)
+    assert log.read_bytes() == good
+    assert [store.get(_key(i)).text for i in range(3)] == [_ok(i).text for i in range(3)]
+    assert store.get(_key(9)) is None
+    # the next append starts on a clean line
+    store.put(_key(9), IDENTITY, _req(9), _ok(9))
+    assert ResponseStore(tmp_path).get(_key(9)).text == _ok(9).text
+
+
+def test_garbage_last_line_with_newline_is_also_repaired(tmp_path):
+    store = ResponseStore(tmp_path)
+    store.put(_key(1), IDENTITY, _req(1), _ok(1))
+    with open(tmp_path / LOG_NAME, "ab") as f:
+        f.write(b"{not json\n")
+    with pytest.warns(RuntimeWarning):
+        store = ResponseStore(tmp_path)
+    assert len(list(store.records())) == 1 and store.get(_key(1)) is not None
+
+
+def test_failed_responses_are_logged_but_never_served(tmp_path):
+    store = ResponseStore(tmp_path)
+    store.put(_key(1), IDENTITY, _req(1), Response(status="failed", error="HTTP 529"))
+    assert store.get(_key(1)) is None and _key(1) not in store
+    assert ResponseStore(tmp_path).get(_key(1)) is None  # nor after reopening
+    store.put(_key(1), IDENTITY, _req(1), _ok(1))        # the retry succeeds
+    statuses = [r["response"]["status"] for r in store.records()]
+    assert statuses == ["failed", "ok"]
+    assert store.get(_key(1)).status == "ok"
+
+
+def test_index_is_rebuilt_from_the_log_when_missing_or_stale(tmp_path):
+    store = ResponseStore(tmp_path)
+    for i in range(5):
+        store.put(_key(i), IDENTITY, _req(i), _ok(i))
+    store.close()
+    index = tmp_path / INDEX_NAME
+    saved = json.loads(index.read_text())
+    assert saved["log_bytes"] == (tmp_path / LOG_NAME).stat().st_size
+    index.unlink()
+    rebuilt = ResponseStore(tmp_path)
+    assert index.exists() and json.loads(index.read_text()) == saved
+    assert all(rebuilt.get(_key(i)) is not None for i in range(5))
+    # an index written before the last appends (a crash between log and index) catches up
+    stale = {"log_bytes": saved["log_bytes"], "offsets": saved["offsets"]}
+    rebuilt.put(_key(7), IDENTITY, _req(7), _ok(7))
+    index.write_text(json.dumps(stale))
+    assert ResponseStore(tmp_path).get(_key(7)) is not None
+    # an index that is garbage is ignored and rebuilt
+    index.write_text("{")
+    assert ResponseStore(tmp_path).get(_key(3)) is not None
+
+
+def test_concurrent_writers_in_one_process_keep_every_line_whole(tmp_path):
+    store = ResponseStore(tmp_path)
+
+    def write(lo: int) -> None:
+        for i in range(lo, lo + 25):
+            store.put(_key(i), IDENTITY, _req(i), _ok(i))
+
+    threads = [threading.Thread(target=write, args=(k * 25,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    store.close()
+    reopened = ResponseStore(tmp_path)
+    assert reopened.recovered is None
+    assert len(list(reopened.records())) == 100 and len(reopened) == 100
+    assert all(reopened.get(_key(i)).text == _ok(i).text for i in range(100))
+
+
+def test_two_store_handles_see_each_others_appends(tmp_path):
+    a, b = ResponseStore(tmp_path), ResponseStore(tmp_path)
+    a.put(_key(1), IDENTITY, _req(1), _ok(1))
+    b.put(_key(2), IDENTITY, _req(2), _ok(2))
+    assert b.get(_key(1)) is not None and a.get(_key(2)) is not None
+
+
+def test_record_holding_an_api_key_value_is_refused(tmp_path, monkeypatch):
+    fake = "sk-test-" + "x1y2z3" * 4
+    monkeypatch.setenv("FAKEPROVIDER_API_KEY", fake)
+    store = ResponseStore(tmp_path)
+    leaky = {**IDENTITY, "headers": {"Authorization": f"Bearer {fake}"}}
+    with pytest.raises(SecretLeakError, match="FAKEPROVIDER_API_KEY") as err:
+        store.put(_key(1), leaky, _req(1), _ok(1))
+    assert fake not in str(err.value)
+    with pytest.raises(SecretLeakError):
+        store.put(_key(1), IDENTITY, _req(1), Response(status="ok", text=f"echo {fake}"))
+    assert fake not in (tmp_path / LOG_NAME).read_text()
+    store.put(_key(1), IDENTITY, _req(1), _ok(1))  # clean records still go through
+    assert store.get(_key(1)) is not None

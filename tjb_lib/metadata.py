@@ -1,0 +1,114 @@
+"""Run metadata per judge (PROTOCOL_NOTES §12-§13): what was called, when, with what software.
+
+``outputs/metadata/<judge>.json`` is merged run by run: the judge's model id, endpoint alias and
+base-URL kind, the model/snapshot ids the endpoint returned, the call-date window, decoding
+parameters, library versions and the git commit. It never holds a key (checked before writing).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections import Counter
+from datetime import datetime
+from importlib import metadata as importlib_metadata
+from pathlib import Path
+from typing import Any, Iterable
+
+import pandas as pd
+
+from tjb_lib import paths
+from tjb_lib.store import assert_no_secrets
+
+LIBRARIES = ("tjb-lib", "torch", "transformers", "openai", "anthropic")
+
+
+def library_versions() -> dict[str, str]:
+    out = {}
+    for name in LIBRARIES:
+        try:
+            out[name] = importlib_metadata.version(name)
+        except importlib_metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def git_commit(root: Path = paths.ROOT) -> str:
+    try:
+        res = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                             text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return res.stdout.strip() if res.returncode == 0 and res.stdout.strip() else "unknown"
+
+
+def _iso(t: datetime | str | None) -> str | None:
+    return t.isoformat() if isinstance(t, datetime) else t
+
+
+def _templates(rows: pd.DataFrame) -> list[str]:
+    """The prompt templates the rows used (the column holds a list or a string per row)."""
+    seen: set[str] = set()
+    for ts in rows["templates"] if "templates" in rows.columns else []:
+        if isinstance(ts, str):
+            seen.add(ts)
+        elif ts is not None:
+            seen.update(str(t) for t in ts)
+    return sorted(seen)
+
+
+def write_run_metadata(judge, split: str, protocol: str, rows: pd.DataFrame,
+                       started: datetime | str, finished: datetime | str,
+                       returned_models: Iterable[str] = (), call_dates: Iterable[str] = (),
+                       out_dir: str | Path | None = None) -> Path:
+    """Merge one run into ``<out_dir>/<judge.name>.json`` and return its path.
+
+    ``returned_models`` are the model/snapshot ids the endpoint reported; ``call_dates`` are the
+    ``created_at`` stamps of the calls the rows rest on (cached ones included), which set the
+    call-date window.
+    """
+    out_dir = Path(out_dir or paths.METADATA)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{judge.name}.json"
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not valid JSON ({e}); fix or delete it") from e
+
+    jm = dict(judge.metadata())
+    meta["judge"] = judge.name
+    meta["model"] = judge.model
+    meta["backend"] = jm.get("backend", judge.backend)
+    meta["endpoint_alias"] = jm.get("endpoint_alias", judge.model)
+    meta["base_url_kind"] = jm.get("base_url_kind", jm.get("backend", judge.backend))
+    meta["parameters"] = jm.get("params", judge.params)
+    meta["judge_metadata"] = jm
+    seen = set(meta.get("returned_models", [])) | {m for m in returned_models if m}
+    meta["returned_models"] = sorted(seen)
+    dates = sorted(d for d in call_dates if d)
+    window = meta.get("call_window") or {}
+    if dates:
+        lo = [dates[0]] + ([window["first"]] if window.get("first") else [])
+        hi = [dates[-1]] + ([window["last"]] if window.get("last") else [])
+        window = {"first": min(lo), "last": max(hi)}
+    meta["call_window"] = window
+    meta["libraries"] = library_versions()
+    meta["git_commit"] = git_commit()
+
+    decisions = Counter(rows["decision"]) if "decision" in rows.columns else Counter()
+    runs = meta.setdefault("runs", {})
+    runs[f"{split}.{protocol}"] = {
+        "split": split, "protocol": protocol, "rows": int(len(rows)),
+        "decisions": {k: int(v) for k, v in sorted(decisions.items())},
+        "calls": int(rows["calls"].sum()) if "calls" in rows.columns else None,
+        "started": _iso(started), "finished": _iso(finished),
+        "templates": _templates(rows),
+    }
+    meta["runs"] = dict(sorted(runs.items()))
+
+    text = json.dumps(meta, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    assert_no_secrets(text, f"run metadata {path}")
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    return path
