@@ -117,8 +117,7 @@ def _from_probs(label_probs: dict[str, float]) -> Verdict:
     bad = [k for k in LABELS if k in label_probs and not (
         isinstance(label_probs[k], (int, float)) and math.isfinite(label_probs[k]))]
     if missing or bad:
-        raise ValueError(f"label_probs must give a finite number for each of {LABELS}; "
-                         f"missing {missing}, not finite {bad}: {label_probs!r}")
+        return Verdict(None, "unparsed")  # a partial distribution names no label
     ranked = sorted(LABELS, key=lambda k: label_probs[k], reverse=True)
     if label_probs[ranked[0]] == label_probs[ranked[1]]:
         return Verdict(None, "unparsed")  # an exact tie between labels names no label
@@ -127,8 +126,10 @@ def _from_probs(label_probs: dict[str, float]) -> Verdict:
 
 def parse_verdict(text: str | None, label_probs: dict[str, float] | None = None) -> Verdict:
     """Read one judge reply conservatively (see the module docstring for the statuses)."""
+    if text is None and label_probs is not None:
+        return _from_probs(label_probs)  # logit scoring: no text was generated
     if text is None or not text.strip():
-        return _from_probs(label_probs) if label_probs is not None else Verdict(None, "unparsed")
+        return Verdict(None, "unparsed")
     from_json = _from_json(text)
     if from_json is not None:
         return from_json

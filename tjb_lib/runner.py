@@ -237,7 +237,7 @@ def batch_rounds(comps: list[tuple], judge: Judge, store: ResponseStore, max_rou
     from tjb_lib.records import stable_hash
 
     try:
-        batch._kind(judge)  # OpenAI(-compatible) or Anthropic only
+        batch.provider_kind(judge)  # OpenAI(-compatible) or Anthropic only
     except TypeError as e:
         raise RunError(str(e)) from None
     identity = judge.identity()

@@ -1,0 +1,505 @@
+"""A real local HTTP server that speaks the OpenAI and Anthropic wire formats and injects faults.
+
+The API judges are tested with the real SDKs talking over HTTP to this server, never with a mocked
+client. It answers a deterministic verdict computed from the prompt, records every request it
+receives (path, headers, body and a hash of the body, so duplicate calls can be counted), and
+injects the faults a long judging run meets: 429 with Retry-After, 5xx, a reply slower than the
+client timeout, a dropped connection, and replies that do not parse (truncated JSON, prose, an
+unknown label). It also implements, minimally but over HTTP, the OpenAI files + batches endpoints
+and Anthropic's message batches.
+
+Faults come from a script (``server.script([...])``, consumed one per model call, in order) or
+from a marker in the prompt (``[[fault:500]]``), which also reaches batch lines. The verdict is
+``[[winner:A|B|Tie]]`` when the prompt carries that marker, else a hash of the prompt.
+Bind address is 127.0.0.1 on a free port; nothing leaves the machine.
+"""
+from __future__ import annotations
+
+import email.parser
+import email.policy
+import hashlib
+import json
+import math
+import re
+import threading
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+FAULT_KINDS = ("ok", "429", "500", "503", "529", "slow", "drop", "truncated_json", "prose",
+               "unknown_label", "auth_echo")
+MODEL_PATHS = ("/v1/chat/completions", "/v1/messages")
+SNAPSHOT_SUFFIX = "-2025-01-01"  # the "returned snapshot" the server reports for any model
+PROSE = "Both answers have their merits and it is hard to say which one is preferable here."
+_WINNER_MARK = re.compile(r"\[\[winner:(A|B|Tie)\]\]")
+_FAULT_MARK = re.compile(r"\[\[fault:([a-z0-9_]+)\]\]")
+_TOKEN = re.compile(r"\s*\w+|\s*[^\w\s]")
+
+
+@dataclass
+class Fault:
+    """One injected fault. ``path`` limits it to requests whose path starts with that prefix."""
+
+    kind: str
+    retry_after: str | None = "1"   # 429 only: the Retry-After header (seconds or HTTP date)
+    delay_s: float = 2.0            # slow only: how long to wait before answering
+    path: str | None = None
+    echo: str = ""                  # auth_echo only: filled with the key header the call sent
+
+    def __post_init__(self) -> None:
+        if self.kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault kind {self.kind!r}; known: {FAULT_KINDS}")
+
+    @classmethod
+    def of(cls, spec: "str | dict[str, Any] | Fault") -> "Fault":
+        if isinstance(spec, Fault):
+            return spec
+        if isinstance(spec, str):
+            return cls(spec)
+        return cls(**spec)
+
+
+@dataclass
+class Recorded:
+    """One request as the server saw it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]  # names lower-cased
+    body: bytes
+    json: Any
+    body_hash: str
+    fault: str
+    at: float = field(default_factory=time.monotonic)
+
+
+def hash_rule(prompt: str) -> str:
+    """Default verdict: the ``[[winner:X]]`` marker if present, else a stable hash of the prompt."""
+    m = _WINNER_MARK.search(prompt)
+    if m:
+        return m.group(1)
+    return ("A", "B", "Tie")[int(hashlib.sha256(prompt.encode()).hexdigest(), 16) % 3]
+
+
+def tokenize(text: str) -> list[str]:
+    """A crude word/punctuation tokenizer (its pieces join back to the text, less trailing space)."""
+    return _TOKEN.findall(text)
+
+
+def _prompt_of(body: dict[str, Any]) -> str:
+    """All the text a request shows the model: system prompt and message contents."""
+    parts = []
+    system = body.get("system")
+    if isinstance(system, str):
+        parts.append(system)
+    elif isinstance(system, list):
+        parts.extend(b.get("text", "") for b in system if isinstance(b, dict))
+    for m in body.get("messages") or []:
+        content = m.get("content")
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts.extend(b.get("text", "") for b in content if isinstance(b, dict))
+    return "\n".join(parts)
+
+
+class FaultServer:
+    """Start with ``.start()``, point an SDK at ``.openai_url`` / ``.anthropic_url``, script
+    faults with ``.script([...])``, read ``.requests``; ``.stop()`` when done."""
+
+    def __init__(self, verdict_rule: Callable[[str], str] = hash_rule, latency_s: float = 0.0,
+                 label_probs: dict[str, float] | None = None, batch_polls_to_complete: int = 2,
+                 host: str = "127.0.0.1"):
+        self.verdict_rule = verdict_rule
+        self.latency_s = latency_s
+        # P(label) at the label token when logprobs are asked: the verdict gets "first".
+        self.label_probs = label_probs or {"first": 0.8, "second": 0.15, "third": 0.04}
+        self.batch_polls_to_complete = batch_polls_to_complete
+        self.host = host
+        self.requests: list[Recorded] = []
+        self._faults: list[Fault] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.files: dict[str, bytes] = {}
+        self.openai_batches: dict[str, dict[str, Any]] = {}
+        self.anthropic_batches: dict[str, dict[str, Any]] = {}
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def start(self) -> "FaultServer":
+        server = self
+
+        class Handler(_Handler):
+            fault_server = server
+
+        self._httpd = ThreadingHTTPServer((self.host, 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever,
+                                        kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> "FaultServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        assert self._httpd is not None, "FaultServer not started"
+        return f"http://{self.host}:{self._httpd.server_address[1]}"
+
+    @property
+    def openai_url(self) -> str:
+        return self.url + "/v1"
+
+    @property
+    def anthropic_url(self) -> str:
+        return self.url
+
+    # ---- test controls and views -------------------------------------------------------------
+    def script(self, faults: list["str | dict[str, Any] | Fault"]) -> None:
+        """Queue faults for the coming model calls (one per call, in order; then "ok")."""
+        with self._lock:
+            self._faults.extend(Fault.of(f) for f in faults)
+
+    def pending_faults(self) -> int:
+        with self._lock:
+            return len(self._faults)
+
+    def count(self, path: str | None = None) -> int:
+        with self._lock:
+            return sum(1 for r in self.requests if path is None or r.path == path)
+
+    def counts_by_path(self) -> Counter:
+        with self._lock:
+            return Counter(r.path for r in self.requests)
+
+    def counts_by_body(self) -> Counter:
+        """How often each distinct body arrived: a retry resends the same body."""
+        with self._lock:
+            return Counter(r.body_hash for r in self.requests)
+
+    def reset(self) -> None:
+        with self._lock:
+            self.requests.clear()
+            self._faults.clear()
+
+    # ---- internals used by the handler -------------------------------------------------------
+    def _record(self, rec: Recorded) -> None:
+        with self._lock:
+            self.requests.append(rec)
+
+    def _next_fault(self, path: str, prompt: str, model_call: bool) -> Fault:
+        """The first scripted fault for this request (a fault without a path is for model
+        calls only), else the prompt's ``[[fault:...]]`` marker, else "ok"."""
+        with self._lock:
+            for i, f in enumerate(self._faults):
+                if (f.path is None and model_call) or (f.path and path.startswith(f.path)):
+                    return self._faults.pop(i)
+        m = _FAULT_MARK.search(prompt) if model_call else None
+        return Fault(m.group(1)) if m else Fault("ok")
+
+    def _content(self, fault: Fault, label: str) -> str:
+        if fault.kind == "truncated_json":
+            return '{"winner": "%s", "reason": "the first answer cites' % label
+        if fault.kind == "prose":
+            return PROSE
+        if fault.kind == "unknown_label":
+            return json.dumps({"winner": "C", "reason": "neither A nor B"})
+        return json.dumps({"winner": label, "reason": "deterministic verdict from the test server"})
+
+    def _logprobs(self, content: str, label: str, top_n: int) -> dict[str, Any]:
+        others = [lab for lab in ("A", "B", "Tie") if lab != label]
+        alts = [(label, self.label_probs["first"]), (others[0], self.label_probs["second"]),
+                (others[1], self.label_probs["third"])]
+        tokens = tokenize(content)
+        m = re.search(r'"winner"\s*:\s*"', content)
+        label_at = None
+        if m:
+            offset = 0
+            for i, tok in enumerate(tokens):
+                if offset + len(tok) > m.end():
+                    label_at = i
+                    break
+                offset += len(tok)
+        entries = []
+        for i, tok in enumerate(tokens):
+            if i == label_at:
+                top = [{"token": t, "logprob": _log(p), "bytes": list(t.encode())}
+                       for t, p in alts]
+                lp = top[0]["logprob"]
+            else:
+                top = [{"token": tok, "logprob": -0.01, "bytes": list(tok.encode())},
+                       {"token": " the", "logprob": -5.0, "bytes": list(b" the")}]
+                lp = -0.01
+            entries.append({"token": tok, "logprob": lp, "bytes": list(tok.encode()),
+                            "top_logprobs": top[:top_n]})
+        return {"content": entries, "refusal": None}
+
+    def chat_completion(self, body: dict[str, Any], fault: Fault) -> tuple[int, dict, Any]:
+        """(status, headers, payload) for one chat.completions body under one fault."""
+        error = self._error(fault, "openai")
+        if error:
+            return error
+        prompt = _prompt_of(body)
+        label = self.verdict_rule(prompt)
+        content = self._content(fault, label)
+        choice: dict[str, Any] = {"index": 0, "finish_reason": "stop",
+                                  "message": {"role": "assistant", "content": content,
+                                              "refusal": None}}
+        if body.get("logprobs"):
+            choice["logprobs"] = self._logprobs(content, label, int(body.get("top_logprobs") or 1))
+        else:
+            choice["logprobs"] = None
+        return 200, {}, {
+            "id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion",
+            "created": int(time.time()), "model": body.get("model", "") + SNAPSHOT_SUFFIX,
+            "system_fingerprint": "fp_faultserver", "choices": [choice],
+            "usage": {"prompt_tokens": len(prompt.split()),
+                      "completion_tokens": len(tokenize(content)),
+                      "total_tokens": len(prompt.split()) + len(tokenize(content))}}
+
+    def message(self, body: dict[str, Any], fault: Fault) -> tuple[int, dict, Any]:
+        """(status, headers, payload) for one Anthropic Messages body under one fault."""
+        error = self._error(fault, "anthropic")
+        if error:
+            return error
+        prompt = _prompt_of(body)
+        label = self.verdict_rule(prompt)
+        content = self._content(fault, label)
+        return 200, {}, {
+            "id": "msg_" + uuid.uuid4().hex[:12], "type": "message", "role": "assistant",
+            "model": body.get("model", "") + SNAPSHOT_SUFFIX,
+            "content": [{"type": "text", "text": content}], "stop_reason": "end_turn",
+            "stop_sequence": None,
+            "usage": {"input_tokens": len(prompt.split()), "output_tokens": len(tokenize(content))}}
+
+    def _error(self, fault: Fault, dialect: str) -> tuple[int, dict, Any] | None:
+        codes = {"429": (429, "rate_limit_error", "Rate limit reached"),
+                 "500": (500, "api_error", "Internal server error"),
+                 "503": (503, "api_error", "Service unavailable"),
+                 "529": (529, "overloaded_error", "Overloaded"),
+                 "auth_echo": (401, "authentication_error", "")}
+        if fault.kind not in codes:
+            return None
+        status, etype, message = codes[fault.kind]
+        headers = {"retry-after": fault.retry_after} if status == 429 and fault.retry_after else {}
+        if fault.kind == "auth_echo":
+            message = "Incorrect API key provided: " + fault.echo
+        if dialect == "anthropic":
+            return status, headers, {"type": "error", "error": {"type": etype, "message": message}}
+        return status, headers, {"error": {"message": message, "type": etype, "code": None}}
+
+    # ---- batches -----------------------------------------------------------------------------
+    def _advance_openai(self, batch: dict[str, Any]) -> None:
+        batch["_polls"] += 1
+        if batch["status"] != "completed" and batch["_polls"] >= self.batch_polls_to_complete:
+            out, err = [], []
+            for line in self.files[batch["input_file_id"]].decode().splitlines():
+                if not line.strip():
+                    continue
+                item = json.loads(line)
+                body = item["body"]
+                fault = self._next_fault_for_batch(_prompt_of(body))
+                status, _, payload = self.chat_completion(body, fault)
+                row = {"id": "batch_req_" + uuid.uuid4().hex[:8], "custom_id": item["custom_id"],
+                       "response": {"status_code": status, "request_id": uuid.uuid4().hex[:8],
+                                    "body": payload}, "error": None}
+                (out if status == 200 else err).append(json.dumps(row))
+            batch["output_file_id"] = self._add_file("\n".join(out) + "\n") if out else None
+            batch["error_file_id"] = self._add_file("\n".join(err) + "\n") if err else None
+            batch["status"] = "completed"
+            batch["completed_at"] = int(time.time())
+            batch["request_counts"] = {"total": len(out) + len(err), "completed": len(out),
+                                       "failed": len(err)}
+        elif batch["status"] == "validating":
+            batch["status"] = "in_progress"
+
+    def _advance_anthropic(self, batch: dict[str, Any]) -> None:
+        batch["_polls"] += 1
+        ready = batch["_polls"] >= self.batch_polls_to_complete
+        if batch["processing_status"] != "ended" and ready:
+            results, counts = [], Counter()
+            for item in batch["_requests"]:
+                params = item["params"]
+                fault = self._next_fault_for_batch(_prompt_of(params))
+                status, _, payload = self.message(params, fault)
+                if status == 200:
+                    result = {"type": "succeeded", "message": payload}
+                    counts["succeeded"] += 1
+                else:
+                    result = {"type": "errored", "error": payload}
+                    counts["errored"] += 1
+                results.append(json.dumps({"custom_id": item["custom_id"], "result": result}))
+            batch["_results"] = "\n".join(results) + "\n"
+            batch["processing_status"] = "ended"
+            batch["ended_at"] = _iso(time.time())
+            batch["results_url"] = f"{self.url}/v1/messages/batches/{batch['id']}/results"
+            batch["request_counts"] = {"processing": 0, "succeeded": counts["succeeded"],
+                                       "errored": counts["errored"], "canceled": 0, "expired": 0}
+
+    def _next_fault_for_batch(self, prompt: str) -> Fault:
+        """Batch lines take faults from prompt markers only (the script is for live calls)."""
+        m = _FAULT_MARK.search(prompt)
+        return Fault(m.group(1)) if m else Fault("ok")
+
+    def _add_file(self, text: str) -> str:
+        fid = "file-" + uuid.uuid4().hex[:12]
+        self.files[fid] = text.encode()
+        return fid
+
+
+def _log(p: float) -> float:
+    return math.log(p)
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # one reply is a few small writes: do not wait 40 ms on each
+    fault_server: FaultServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet test output
+        pass
+
+    def _reply(self, status: int, payload: Any, headers: dict[str, str] | None = None,
+               raw: bytes | None = None, content_type: str = "application/json") -> None:
+        data = raw if raw is not None else json.dumps(payload).encode()
+        try:
+            self.send_response(status)
+            self.send_header("content-type", content_type)
+            self.send_header("content-length", str(len(data)))
+            self.send_header("x-request-id", "req_" + uuid.uuid4().hex[:8])
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout) before the slow reply came
+
+    def _read(self) -> tuple[bytes, Any]:
+        n = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(n) if n else b""
+        ctype = self.headers.get("content-type") or ""
+        if raw and ctype.startswith("application/json"):
+            return raw, json.loads(raw)
+        return raw, None
+
+    def _handle(self) -> None:
+        srv = self.fault_server
+        path = self.path.split("?")[0]
+        raw, body = self._read()
+        model_call = self.command == "POST" and path in MODEL_PATHS and isinstance(body, dict)
+        fault = srv._next_fault(path, _prompt_of(body) if model_call else "", model_call)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        srv._record(Recorded(self.command, path, headers, raw, body,
+                             hashlib.sha256(raw).hexdigest(), fault.kind))
+        if not model_call:
+            error = srv._error(fault, "anthropic" if path.startswith("/v1/messages") else "openai")
+            if error:
+                return self._reply(error[0], error[2], error[1])
+            return self._batch_route(path, raw, body)
+        if srv.latency_s:
+            srv._stopping.wait(srv.latency_s)
+        if fault.kind == "slow":
+            srv._stopping.wait(fault.delay_s)
+        if fault.kind == "drop":
+            self.close_connection = True
+            return
+        if fault.kind == "auth_echo":
+            fault.echo = self.headers.get("x-api-key") or self.headers.get("authorization", "")
+        fn = srv.chat_completion if path == "/v1/chat/completions" else srv.message
+        status, headers, payload = fn(body, fault)
+        self._reply(status, payload, headers)
+
+    def _batch_route(self, path: str, raw: bytes, body: Any) -> None:
+        srv = self.fault_server
+        now = int(time.time())
+        m = self.command
+        if m == "POST" and path == "/v1/files":
+            fields = _multipart(self.headers.get("content-type", ""), raw)
+            fid = srv._add_file(fields["file"].decode())
+            return self._reply(200, {"id": fid, "object": "file", "bytes": len(fields["file"]),
+                                     "created_at": now, "filename": "batch.jsonl",
+                                     "purpose": fields.get("purpose", b"").decode(),
+                                     "status": "processed"})
+        got = re.fullmatch(r"/v1/files/([\w-]+)/content", path)
+        if m == "GET" and got:
+            if got.group(1) not in srv.files:
+                return self._reply(404, {"error": {"message": "no such file", "type": "invalid"}})
+            return self._reply(200, None, raw=srv.files[got.group(1)],
+                               content_type="application/octet-stream")
+        if m == "POST" and path == "/v1/batches":
+            if body.get("input_file_id") not in srv.files:
+                return self._reply(400, {"error": {"message": "unknown input_file_id",
+                                                   "type": "invalid_request_error"}})
+            bid = "batch_" + uuid.uuid4().hex[:12]
+            batch = {"id": bid, "object": "batch", "endpoint": body["endpoint"], "errors": None,
+                     "input_file_id": body["input_file_id"],
+                     "completion_window": body["completion_window"], "status": "validating",
+                     "output_file_id": None, "error_file_id": None, "created_at": now,
+                     "request_counts": {"total": 0, "completed": 0, "failed": 0}, "_polls": 0}
+            srv.openai_batches[bid] = batch
+            return self._reply(200, _public(batch))
+        got = re.fullmatch(r"/v1/batches/([\w-]+)", path)
+        if m == "GET" and got and got.group(1) in srv.openai_batches:
+            batch = srv.openai_batches[got.group(1)]
+            srv._advance_openai(batch)
+            return self._reply(200, _public(batch))
+        if m == "POST" and path == "/v1/messages/batches":
+            bid = "msgbatch_" + uuid.uuid4().hex[:12]
+            batch = {"id": bid, "type": "message_batch", "processing_status": "in_progress",
+                     "request_counts": {"processing": len(body["requests"]), "succeeded": 0,
+                                        "errored": 0, "canceled": 0, "expired": 0},
+                     "ended_at": None, "created_at": _iso(now), "expires_at": _iso(now + 86400),
+                     "archived_at": None, "cancel_initiated_at": None, "results_url": None,
+                     "_polls": 0, "_requests": body["requests"]}
+            srv.anthropic_batches[bid] = batch
+            return self._reply(200, _public(batch))
+        got = re.fullmatch(r"/v1/messages/batches/([\w-]+)(/results)?", path)
+        if m == "GET" and got and got.group(1) in srv.anthropic_batches:
+            batch = srv.anthropic_batches[got.group(1)]
+            if got.group(2):
+                return self._reply(200, None, raw=batch.get("_results", "").encode(),
+                                   content_type="application/x-jsonl")
+            srv._advance_anthropic(batch)
+            return self._reply(200, _public(batch))
+        return self._reply(404, {"error": {"message": f"no route {m} {path}", "type": "not_found"}})
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        self._handle()
+
+    def do_GET(self) -> None:  # noqa: N802
+        self._handle()
+
+
+def _public(batch: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in batch.items() if not k.startswith("_")}
+
+
+def _multipart(content_type: str, raw: bytes) -> dict[str, bytes]:
+    """Form fields of a multipart/form-data body (the files upload)."""
+    msg = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"content-type: " + content_type.encode() + b"\r\n\r\n" + raw)
+    fields = {}
+    for part in msg.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        fields[name] = part.get_payload(decode=True)
+    return fields

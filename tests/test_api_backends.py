@@ -1,0 +1,330 @@
+"""The API judges with the real openai/anthropic SDKs over HTTP against the local fault server.
+
+Every fault must end in a correct verdict or a recorded failure, with the expected number of
+attempts; the retry sleeps are recorded instead of slept, so the suite stays fast.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import threading
+import time
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
+
+import pytest
+
+from tjb_lib.judges.anthropic_api import AnthropicJudge
+from tjb_lib.judges.openai_api import (MissingAPIKey, OpenAIJudge, base_url_kind,
+                                       label_probs_from_logprobs)
+from tjb_lib.judges.retry import RetryPolicy, classify, parse_retry_after
+from tjb_lib.records import Request
+
+FAKE_KEY = "sk-test-FAKEKEY1234567890abcdef"
+SYSTEM = "You are an impartial judge of two answers."
+
+
+def verdict_request(winner: str = "B", **kw) -> Request:
+    user = f"Question ... Answer A ... Answer B ... [[winner:{winner}]]"
+    return Request(messages=(("system", SYSTEM), ("user", user)),
+                   template="test_l0", template_version="1", **kw)
+
+
+@pytest.fixture
+def keys(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
+
+
+@pytest.fixture
+def sleeps():
+    return []
+
+
+def openai_judge(server, sleeps, **kw) -> OpenAIJudge:
+    policy = RetryPolicy(max_attempts=kw.pop("max_attempts", 5), sleep=sleeps.append,
+                         retry_after_cap_s=kw.pop("cap", 120.0))
+    # A non-local base URL kind is what the real OpenAI API gets; the server is local, so the
+    # compatible path (base_url given) is what talks to it here.
+    return OpenAIJudge("gpt-test", "gpt-4o-mini", base_url=server.openai_url, retry=policy, **kw)
+
+
+def anthropic_judge(server, sleeps, **kw) -> AnthropicJudge:
+    policy = RetryPolicy(max_attempts=kw.pop("max_attempts", 5), sleep=sleeps.append)
+    return AnthropicJudge("claude-test", "claude-sonnet-4-6", base_url=server.anthropic_url,
+                          retry=policy, **kw)
+
+
+# ---- OpenAI: the happy path ------------------------------------------------------------------
+
+def test_openai_reply_carries_verdict_usage_snapshot_and_metadata(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps)
+    r = judge.complete(verdict_request("B", max_tokens=77))
+    assert r.status == "ok" and r.attempts == 1 and not sleeps
+    assert json.loads(r.text)["winner"] == "B"
+    assert r.model_returned == "gpt-4o-mini-2025-01-01"
+    sent = fault_server.requests[-1]
+    prompt_words = len(SYSTEM.split()) + len(sent.json["messages"][1]["content"].split())
+    assert r.input_tokens == prompt_words and r.output_tokens > 0
+    assert r.meta["system_fingerprint"] == "fp_faultserver"
+    assert r.meta["finish_reason"] == "stop" and r.meta["id"].startswith("chatcmpl-")
+    assert sent.path == "/v1/chat/completions"
+    assert sent.json["temperature"] == 0 and sent.json["max_tokens"] == 77
+    assert sent.json["messages"][0] == {"role": "system", "content": SYSTEM}
+    assert sent.headers["authorization"] == f"Bearer {FAKE_KEY}"
+    assert r.label_probs is None and "logprobs" not in sent.json
+
+
+def test_openai_sends_json_mode_only_when_the_request_asks(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps)
+    judge.complete(verdict_request(json_mode=True))
+    judge.complete(verdict_request(json_mode=False, kind="text"))
+    first, second = fault_server.requests
+    assert first.json["response_format"] == {"type": "json_object"}
+    assert "response_format" not in second.json
+
+
+def test_reasoning_model_settings_drop_temperature_and_rename_max_tokens(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps,
+                         params={"temperature": None, "max_tokens_param": "max_completion_tokens"})
+    assert judge.complete(verdict_request(max_tokens=300)).status == "ok"
+    sent = fault_server.requests[-1].json
+    assert "temperature" not in sent and "max_tokens" not in sent
+    assert sent["max_completion_tokens"] == 300
+
+
+def test_openai_logprobs_become_label_probs(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps, params={"logprobs": True, "top_logprobs": 5})
+    r = judge.complete(verdict_request("Tie"))
+    sent = fault_server.requests[-1].json
+    assert sent["logprobs"] is True and sent["top_logprobs"] == 5
+    assert r.label_probs == pytest.approx({"Tie": 0.8, "A": 0.15, "B": 0.04})
+    assert r.meta["label_token_index"] == 6  # {  "  winner  "  :  ␣"  Tie
+
+
+def test_label_probs_take_the_first_token_when_reply_is_not_json():
+    content = [{"token": " B", "logprob": -0.1,
+                "top_logprobs": [{"token": " B", "logprob": -0.1},
+                                 {"token": "A", "logprob": -2.5},
+                                 {"token": "Both", "logprob": -4.0}]}]
+    probs, index = label_probs_from_logprobs(content)
+    assert index == 0
+    assert probs == pytest.approx({"B": 0.904837, "A": 0.082085}, rel=1e-5)
+    assert label_probs_from_logprobs([]) == (None, None)
+
+
+# ---- faults ----------------------------------------------------------------------------------
+
+def test_one_429_then_ok_takes_two_attempts_and_honours_retry_after(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps)
+    fault_server.script([{"kind": "429", "retry_after": "7"}])
+    r = judge.complete(verdict_request("A"))
+    assert r.status == "ok" and r.attempts == 2 and json.loads(r.text)["winner"] == "A"
+    assert sleeps == [7.0]
+    assert r.meta["retry_log"][0]["kind"] == "rate_limit"
+    # the retry resent the very same body
+    assert list(fault_server.counts_by_body().values()) == [2]
+
+
+def test_retry_after_as_http_date_is_capped(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps, cap=30.0)
+    in_an_hour = format_datetime(datetime.now(timezone.utc) + timedelta(hours=1), usegmt=True)
+    fault_server.script([{"kind": "429", "retry_after": in_an_hour}])
+    r = judge.complete(verdict_request())
+    assert r.status == "ok" and r.attempts == 2 and sleeps == [30.0]
+
+
+def test_429_without_retry_after_falls_back_to_jittered_backoff(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps)
+    fault_server.script([{"kind": "429", "retry_after": None}] * 2)
+    r = judge.complete(verdict_request())
+    assert r.status == "ok" and r.attempts == 3
+    assert 0 <= sleeps[0] <= 1.0 and 0 <= sleeps[1] <= 2.0
+
+
+def test_500_every_time_fails_after_max_attempts(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps, max_attempts=4)
+    fault_server.script(["500"] * 4)
+    r = judge.complete(verdict_request())
+    assert r.status == "failed" and r.attempts == 4 and r.text is None
+    assert "500" in r.error and r.meta["error_kind"] == "server"
+    assert fault_server.count("/v1/chat/completions") == 4
+    assert len(sleeps) == 3  # no sleep after the last attempt
+    assert all(0 <= s <= 2 ** i for i, s in enumerate(sleeps))
+
+
+def test_slow_reply_times_out_and_is_retried(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps, timeout_s=0.3)
+    fault_server.script([{"kind": "slow", "delay_s": 1.5}])
+    t0 = time.monotonic()
+    r = judge.complete(verdict_request("Tie"))
+    assert r.status == "ok" and r.attempts == 2 and json.loads(r.text)["winner"] == "Tie"
+    assert r.meta["retry_log"][0]["kind"] == "transport"
+    assert "Timeout" in r.meta["retry_log"][0]["error"]
+    assert time.monotonic() - t0 < 1.4  # it did not wait for the slow reply
+
+
+def test_dropped_connection_is_retried(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps)
+    fault_server.script(["drop", "503"])
+    r = judge.complete(verdict_request())
+    assert r.status == "ok" and r.attempts == 3
+    assert [e["kind"] for e in r.meta["retry_log"]] == ["transport", "server"]
+
+
+def test_other_4xx_is_final_and_not_retried(fault_server, keys, sleeps):
+    judge = openai_judge(fault_server, sleeps)
+    fault_server.script(["auth_echo"])
+    r = judge.complete(verdict_request())
+    assert r.status == "failed" and r.attempts == 1 and not sleeps
+    assert r.meta["status_code"] == 401 and fault_server.count() == 1
+    assert FAKE_KEY not in r.error  # the server echoed the key; the record must not
+
+
+@pytest.mark.parametrize("fault", ["truncated_json", "prose", "unknown_label"])
+def test_unparseable_reply_is_ok_with_raw_text_and_parses_as_unparsed(fault_server, keys, sleeps,
+                                                                      fault):
+    judge = openai_judge(fault_server, sleeps)
+    fault_server.script([fault])
+    r = judge.complete(verdict_request("A"))
+    assert r.status == "ok" and r.attempts == 1 and r.text
+    assert r.text != json.dumps({"winner": "A"})
+    if importlib.util.find_spec("tjb_lib.parse") is not None:
+        from tjb_lib.parse import parse_verdict
+
+        v = parse_verdict(r.text)
+        assert v.status == "unparsed" and v.label is None
+
+
+# ---- configuration and keys -------------------------------------------------------------------
+
+def test_missing_key_names_the_variable(fault_server, monkeypatch, sleeps):
+    monkeypatch.delenv("MY_JUDGE_KEY", raising=False)
+    judge = OpenAIJudge("gpt-test", "gpt-4o-mini", api_key_env="MY_JUDGE_KEY",
+                        base_url="https://api.deepseek.com/v1")
+    with pytest.raises(MissingAPIKey, match="MY_JUDGE_KEY"):
+        judge.complete(verdict_request())
+    anth = AnthropicJudge("c", "claude-sonnet-4-6", api_key_env="MY_JUDGE_KEY")
+    with pytest.raises(MissingAPIKey, match="MY_JUDGE_KEY"):
+        anth.complete(verdict_request())
+    assert fault_server.count() == 0
+
+
+def test_localhost_endpoint_runs_without_a_key(fault_server, monkeypatch, sleeps):
+    monkeypatch.delenv("VLLM_KEY", raising=False)
+    judge = openai_judge(fault_server, sleeps, api_key_env="VLLM_KEY")
+    r = judge.complete(verdict_request())
+    assert r.status == "ok"
+    assert fault_server.requests[-1].headers["authorization"] == "Bearer EMPTY"
+
+
+def test_identity_records_backend_and_base_url_kind_never_the_url_port(fault_server, keys, sleeps):
+    compat = openai_judge(fault_server, sleeps)
+    assert compat.backend == "openai_compatible"
+    assert compat.identity() == {"backend": "openai_compatible", "model": "gpt-4o-mini",
+                                 "params": {"temperature": 0}, "base_url_kind": "localhost"}
+    assert compat.metadata()["base_url_host"] == "127.0.0.1"
+    plain = OpenAIJudge("gpt", "gpt-4o-mini")
+    assert plain.identity() == {"backend": "openai", "model": "gpt-4o-mini",
+                                "params": {"temperature": 0}}
+    assert base_url_kind("https://api.deepseek.com/v1") == "deepseek"
+    assert base_url_kind("https://api.openai.com/v1") == "openai"
+    assert base_url_kind("http://localhost:8000/v1") == "localhost"
+    assert base_url_kind("https://llm.example.org/v1") == "other"
+
+
+def test_unknown_param_is_a_clear_error():
+    with pytest.raises(ValueError, match="judge 'gpt'.*'temprature'"):
+        OpenAIJudge("gpt", "gpt-4o-mini", params={"temprature": 0})
+    with pytest.raises(ValueError, match="judge 'c'.*'logprobs'"):
+        AnthropicJudge("c", "claude-sonnet-4-6", params={"logprobs": True})
+
+
+def test_concurrent_calls_share_one_client(fault_server, keys, sleeps):
+    fault_server.latency_s = 0.2
+    judge = openai_judge(fault_server, sleeps)
+    results = [None] * 16
+
+    def work(i):
+        results[i] = judge.complete(verdict_request(("A", "B", "Tie")[i % 3], max_tokens=100 + i))
+
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - t0
+    assert all(r.status == "ok" for r in results)
+    assert [json.loads(r.text)["winner"] for r in results] == [("A", "B", "Tie")[i % 3]
+                                                              for i in range(16)]
+    assert elapsed < 16 * 0.2 / 2  # calls overlapped
+    assert len(fault_server.counts_by_body()) == 16  # no call sent twice
+
+
+# ---- Anthropic -------------------------------------------------------------------------------
+
+def test_anthropic_lifts_system_prompt_and_reads_usage(fault_server, keys, sleeps):
+    judge = anthropic_judge(fault_server, sleeps)
+    r = judge.complete(verdict_request("A", max_tokens=64))
+    sent = fault_server.requests[-1]
+    assert sent.path == "/v1/messages"
+    assert sent.json["system"] == SYSTEM
+    assert [m["role"] for m in sent.json["messages"]] == ["user"]
+    assert sent.json["max_tokens"] == 64 and sent.json["temperature"] == 0
+    assert sent.json["model"] == "claude-sonnet-4-6"
+    assert r.status == "ok" and json.loads(r.text)["winner"] == "A"
+    assert r.model_returned == "claude-sonnet-4-6-2025-01-01"
+    assert r.input_tokens > 0 and r.output_tokens > 0 and r.meta["stop_reason"] == "end_turn"
+    assert FAKE_KEY in (sent.headers.get("x-api-key", "") + sent.headers.get("authorization", ""))
+
+
+def test_anthropic_overloaded_and_rate_limited_then_ok(fault_server, keys, sleeps):
+    judge = anthropic_judge(fault_server, sleeps)
+    fault_server.script(["529", {"kind": "429", "retry_after": "3"}])
+    r = judge.complete(verdict_request("B"))
+    assert r.status == "ok" and r.attempts == 3 and sleeps[1] == 3.0
+    assert [e["status_code"] for e in r.meta["retry_log"]] == [529, 429]
+
+
+def test_anthropic_gives_up_after_max_attempts(fault_server, keys, sleeps):
+    judge = anthropic_judge(fault_server, sleeps, max_attempts=2)
+    fault_server.script(["500", "500", "500"])
+    r = judge.complete(verdict_request())
+    assert r.status == "failed" and r.attempts == 2 and fault_server.count() == 2
+    assert fault_server.pending_faults() == 1
+
+
+def test_anthropic_rejects_roles_the_messages_api_lacks(keys):
+    judge = AnthropicJudge("c", "claude-sonnet-4-6")
+    bad = Request(messages=(("tool", "x"),), template="t", template_version="1")
+    with pytest.raises(ValueError, match="roles \\['tool'\\]"):
+        judge.complete(bad)
+
+
+# ---- the retry policy on its own ------------------------------------------------------------
+
+def test_retry_after_parsing():
+    now = datetime(2025, 1, 1, 12, 0, 0, tzinfo=timezone.utc)
+    assert parse_retry_after("12", now) == 12.0
+    assert parse_retry_after("Wed, 01 Jan 2025 12:00:30 GMT", now) == 30.0
+    assert parse_retry_after("Wed, 01 Jan 2025 11:00:00 GMT", now) == 0.0
+    assert parse_retry_after("soon", now) is None
+    assert parse_retry_after(None, now) is None
+
+
+def test_backoff_is_full_jitter_and_seeded():
+    policy = RetryPolicy(base_delay_s=1.0, max_delay_s=8.0)
+    rng_a, rng_b, rng_c = random.Random("0:k"), random.Random("0:k"), random.Random("0:other")
+    a = [policy.backoff_s(n, rng_a) for n in range(1, 7)]
+    b = [policy.backoff_s(n, rng_b) for n in range(1, 7)]
+    c = [policy.backoff_s(n, rng_c) for n in range(1, 7)]
+    assert a == b and a != c
+    assert all(0 <= d <= min(8.0, 2 ** (n - 1)) for n, d in zip(range(1, 7), a))
+    assert len(set(a)) == len(a)
+
+
+def test_classify_sorts_plain_exceptions():
+    assert classify(ValueError("x")).retry is False
+    assert classify(TimeoutError("x")).kind == "transport"

@@ -1,0 +1,108 @@
+"""An API key reaches the provider and nothing else: not the judge's repr, identity or metadata,
+not a Response, not any file written under outputs (store log, index, run metadata)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from datetime import datetime, timezone
+
+import pytest
+
+from tjb_lib.judges.anthropic_api import AnthropicJudge
+from tjb_lib.judges.batch import collect, submit_batch, wait
+from tjb_lib.judges.openai_api import OpenAIJudge
+from tjb_lib.judges.retry import RetryPolicy, redact
+from tjb_lib.records import Request, stable_hash
+
+FAKE_KEY = "sk-test-FAKEKEY1234567890abcdef"
+FRAGMENT = "FAKEKEY1234567890"  # a masked-but-partial leak would still show this
+
+FAULTS = ["ok", {"kind": "429", "retry_after": "1"}, "auth_echo", "500", "truncated_json"]
+
+
+def req(i: int) -> Request:
+    return Request(messages=(("system", "Judge."), ("user", f"pair {i} [[winner:A]]")),
+                   template="test_l0", template_version="1")
+
+
+def leaks(text: str) -> bool:
+    return FAKE_KEY in text or FRAGMENT in text
+
+
+@pytest.fixture
+def judges(fault_server, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
+    policy = RetryPolicy(max_attempts=2, sleep=lambda s: None)
+    return [OpenAIJudge("gpt-test", "gpt-4o-mini", base_url=fault_server.openai_url,
+                        retry=policy, params={"logprobs": True}),
+            AnthropicJudge("claude-test", "claude-sonnet-4-6",
+                           base_url=fault_server.anthropic_url, retry=policy)]
+
+
+def run_calls(judge, fault_server):
+    """Every fault once (the 500 is scripted twice so it gives up), then a batch round trip."""
+    calls = []
+    for i, fault in enumerate(FAULTS):
+        fault_server.script([fault, fault] if fault == "500" else [fault])
+        calls.append((req(i), judge.complete(req(i))))
+    batch_id = submit_batch(judge, [req(10), req(11)])
+    wait(judge, batch_id, interval_s=1, sleep=lambda s: None)
+    results = collect(judge, batch_id)
+    calls += [(req(i), results[k]) for i, k in zip((10, 11), sorted(results))]
+    return calls
+
+
+def test_the_key_reaches_the_server_and_nothing_the_judge_exposes(fault_server, judges):
+    for judge in judges:
+        calls = run_calls(judge, fault_server)
+        statuses = [r.status for _, r in calls]
+        assert statuses.count("failed") == 2 and statuses.count("ok") == len(calls) - 2
+        for text in (repr(judge), str(judge), repr(vars(judge)),
+                     json.dumps(judge.identity()), json.dumps(judge.metadata())):
+            assert not leaks(text), text
+        for _, response in calls:
+            assert not leaks(json.dumps(response.to_dict())), response
+    # not vacuous: the key did travel to the provider, and the server echoed it back once each
+    sent = [r.headers.get("authorization", "") + r.headers.get("x-api-key", "")
+            for r in fault_server.requests]
+    assert all(FAKE_KEY in s for s in sent)
+    assert sum(r.fault == "auth_echo" for r in fault_server.requests) == 2
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tjb_lib.store") is None,
+                    reason="tjb_lib.store not written yet")
+def test_no_file_written_under_outputs_contains_the_key(fault_server, judges, tmp_path):
+    import pandas as pd
+
+    from tjb_lib.store import ResponseStore
+
+    outputs = tmp_path / "outputs"
+    for judge in judges:
+        calls = run_calls(judge, fault_server)
+        with ResponseStore(outputs / "raw_outputs" / judge.name) as store:
+            for request, response in calls:
+                key = stable_hash({"judge": judge.identity(), "request": request.to_dict()})
+                store.put(key, judge.identity(), request, response)
+        (outputs / "metadata").mkdir(parents=True, exist_ok=True)
+        if importlib.util.find_spec("tjb_lib.metadata") is not None:
+            from tjb_lib.metadata import write_run_metadata
+
+            rows = pd.DataFrame({"decision": ["cited"] * len(calls), "calls": [1] * len(calls)})
+            now = datetime.now(timezone.utc)
+            write_run_metadata(judge, "test_split", "L0", rows, now, now,
+                               returned_models=[r.model_returned for _, r in calls],
+                               out_dir=outputs / "metadata")
+        else:
+            (outputs / "metadata" / f"{judge.name}.json").write_text(json.dumps(judge.metadata()))
+    files = [p for p in outputs.rglob("*") if p.is_file()]
+    assert len(files) >= 4  # two logs (+ indexes) and two metadata files
+    for path in files:
+        data = path.read_bytes()
+        assert FAKE_KEY.encode() not in data and FRAGMENT.encode() not in data, path
+
+
+def test_redact_masks_key_shaped_strings_and_given_secrets():
+    assert redact(f"bad key {FAKE_KEY} given") == "bad key sk-*** given"
+    assert redact("Bearer abcdef123456", ("abcdef123456",)) == "Bearer ***"
+    assert redact("sk-ant-api03-ZZZZZZZZZZ rejected") == "sk-ant-*** rejected"

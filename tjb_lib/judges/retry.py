@@ -1,0 +1,176 @@
+"""The one retry policy every API judge shares, so that attempts mean the same thing everywhere.
+
+Rules (PROTOCOL_NOTES: "record retry status"): 429 waits for the server's Retry-After (seconds or
+an HTTP date, capped); 5xx, connection errors and timeouts back off exponentially with full
+jitter; any other 4xx is final. After ``max_attempts`` the caller gets a ``GiveUp`` carrying the
+attempt count, which the judges turn into ``Response(status="failed")``: never a verdict.
+The jitter is seeded per call key and the sleep is injectable, so tests replay exactly and fast.
+"""
+from __future__ import annotations
+
+import email.utils
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
+
+#: Exception class names (from openai, anthropic, httpx) that mean "the request never got an
+#: answer": the connection failed or the client timeout fired. Matched by name across the MRO so
+#: the policy does not depend on one SDK's class hierarchy.
+_TRANSPORT_ERRORS = ("APIConnectionError", "APITimeoutError", "TimeoutException",
+                     "TransportError", "ConnectError", "ReadTimeout", "ConnectionError",
+                     "TimeoutError")
+
+_KEY_PATTERN = re.compile(r"(sk-(?:ant-)?)[A-Za-z0-9_\-]{6,}")
+
+
+@dataclass(frozen=True)
+class RetryDecision:
+    """How one failed attempt is classified: retry or not, and the server's wait hint."""
+
+    retry: bool
+    kind: str                      # "rate_limit" | "server" | "transport" | "client" | "other"
+    status_code: int | None = None
+    retry_after_s: float | None = None
+
+
+@dataclass
+class RetryPolicy:
+    """Attempts, backoff and the sleep to use. ``sleep`` is injectable for fast tests."""
+
+    max_attempts: int = 5
+    base_delay_s: float = 1.0
+    max_delay_s: float = 60.0
+    retry_after_cap_s: float = 120.0
+    seed: int = 0
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc), repr=False)
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError(f"RetryPolicy.max_attempts must be >= 1, got {self.max_attempts}")
+
+    def describe(self) -> dict[str, Any]:
+        """The retry rules as plain values, for outputs/metadata (PROTOCOL_NOTES §12)."""
+        return {"max_attempts": self.max_attempts, "base_delay_s": self.base_delay_s,
+                "max_delay_s": self.max_delay_s, "retry_after_cap_s": self.retry_after_cap_s,
+                "retry_on": ["429 (Retry-After)", "5xx", "connection error", "timeout"],
+                "jitter": "full", "seed": self.seed}
+
+    def backoff_s(self, attempt: int, rng: random.Random) -> float:
+        """Full jitter: uniform in [0, min(max_delay, base * 2**(attempt-1))]."""
+        ceiling = min(self.max_delay_s, self.base_delay_s * 2 ** (attempt - 1))
+        return rng.uniform(0.0, ceiling)
+
+    def delay_s(self, decision: RetryDecision, attempt: int, rng: random.Random) -> float:
+        if decision.retry_after_s is not None:
+            return min(max(decision.retry_after_s, 0.0), self.retry_after_cap_s)
+        return self.backoff_s(attempt, rng)
+
+
+class GiveUp(Exception):
+    """The call failed for good: a final error or ``max_attempts`` used up."""
+
+    def __init__(self, error: str, attempts: int, decision: RetryDecision,
+                 history: list[dict[str, Any]]):
+        super().__init__(error)
+        self.error = error
+        self.attempts = attempts
+        self.decision = decision
+        self.history = history
+
+
+def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date; None if absent
+    or unreadable (the caller then falls back to backoff)."""
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    now = now or datetime.now(timezone.utc)
+    return max((when - now).total_seconds(), 0.0)
+
+
+def _class_names(exc: BaseException) -> set[str]:
+    return {c.__name__ for c in type(exc).__mro__}
+
+
+def classify(exc: BaseException, now: datetime | None = None) -> RetryDecision:
+    """Sort an SDK exception into retryable or final, reading the status and Retry-After."""
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+        if status == 429:
+            wait = None
+            ms = headers.get("retry-after-ms")
+            if ms is not None:
+                try:
+                    wait = max(float(ms) / 1000.0, 0.0)
+                except ValueError:
+                    wait = None
+            if wait is None:
+                wait = parse_retry_after(headers.get("retry-after"), now)
+            return RetryDecision(True, "rate_limit", status, wait)
+        if status >= 500:
+            return RetryDecision(True, "server", status)
+        return RetryDecision(False, "client", status)
+    if _class_names(exc) & set(_TRANSPORT_ERRORS):
+        return RetryDecision(True, "transport")
+    return RetryDecision(False, "other")
+
+
+def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
+    """Remove API keys from an error message: the exact secrets given, and anything key-shaped."""
+    for s in secrets:
+        if s and len(s) >= 6:
+            text = text.replace(s, "***")
+    return _KEY_PATTERN.sub(r"\1***", text)
+
+
+def describe_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> str:
+    """One line naming the exception class and its message, keys removed."""
+    msg = " ".join(str(exc).split())
+    if len(msg) > 500:
+        msg = msg[:500] + "..."
+    return redact(f"{type(exc).__name__}: {msg}", secrets)
+
+
+def call_with_retry(fn: Callable[[], T], policy: RetryPolicy, key: str = "",
+                    secrets: tuple[str, ...] = ()) -> tuple[T, int, list[dict[str, Any]]]:
+    """Run ``fn`` under the policy. Returns (result, attempts, history of failed attempts);
+    raises ``GiveUp`` when an error is final or the attempts are used up. ``key`` seeds the
+    jitter so the same call always waits the same amounts, whatever the thread order."""
+    rng = random.Random(f"{policy.seed}:{key}")
+    history: list[dict[str, Any]] = []
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return fn(), attempt, history
+        except Exception as exc:  # noqa: BLE001 - every SDK error is classified below
+            decision = classify(exc, policy.now())
+            error = describe_error(exc, secrets)
+            entry: dict[str, Any] = {"attempt": attempt, "kind": decision.kind,
+                                     "status_code": decision.status_code, "error": error}
+            if not decision.retry or attempt >= policy.max_attempts:
+                history.append(entry)
+                raise GiveUp(error, attempt, decision, history) from exc
+            delay = policy.delay_s(decision, attempt, rng)
+            entry["delay_s"] = round(delay, 6)
+            history.append(entry)
+            policy.sleep(delay)
