@@ -203,7 +203,7 @@ def test_batch_mode_fills_the_store_stage_by_stage(pairs, tmp_path, monkeypatch)
         results[bid] = {k: j.complete(r) for k, r in requests.items()}
         return bid
 
-    monkeypatch.setattr(batch, "_kind", lambda j: "openai")
+    monkeypatch.setattr(batch, "provider_kind", lambda j: "openai")
     monkeypatch.setattr(batch, "submit_batch", submit_batch)
     monkeypatch.setattr(batch, "wait", lambda j, bid, interval_s=60.0: None)
     monkeypatch.setattr(batch, "collect", lambda j, bid: results[bid])
