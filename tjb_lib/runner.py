@@ -352,9 +352,10 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
     _atomic_write_rows(rows_path, [*results, *kept])
     finished = datetime.now(timezone.utc)
     df = pd.DataFrame(results, columns=list(results[0]) if results else list(VERDICT_COLUMNS))
-    write_run_metadata(judge, split, protocol, df, started, finished,
-                       returned_models=stats.returned_models, call_dates=stats.call_dates,
-                       out_dir=out_dir.parent / "metadata")  # outputs/metadata by default
+    if stats.calls:  # a pure replay changes nothing, so it rewrites no metadata
+        write_run_metadata(judge, split, protocol, df, started, finished,
+                           returned_models=stats.returned_models, call_dates=stats.call_dates,
+                           out_dir=out_dir.parent / "metadata")  # outputs/metadata by default
     df.attrs["run"] = {
         "judge": judge.name, "model": judge.model, "split": split, "protocol": protocol,
         "rows": len(df), "calls": stats.calls, "hits": stats.hits,

