@@ -117,6 +117,21 @@ def test_replay_only_names_the_first_missing_comparison(pairs, tmp_path):
     assert judge.n_calls == 0
 
 
+def test_a_replay_rewrites_no_file_and_gives_rows_stamped_with_their_call_time(pairs, tmp_path):
+    run(SPLIT, "L2", ScriptedJudge(), out_dir=tmp_path, progress=False)
+    files = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    again = run(SPLIT, "L2", ScriptedJudge(), out_dir=tmp_path, replay_only=True, progress=False)
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == files
+    stored = {r["key"]: r["created_at"] for r in ResponseStore(tmp_path / "scripted").records()}
+    assert [stored[h[0]] for h in again["request_hashes"]] == list(again["created_at"])
+
+
+def test_a_failed_replay_leaves_no_empty_rows_file(pairs, tmp_path):
+    with pytest.raises(RunError):
+        run(SPLIT, "L3", ScriptedJudge(), out_dir=tmp_path, replay_only=True, progress=False)
+    assert not list(tmp_path.rglob("*.L3.jsonl"))
+
+
 def test_limited_run_keeps_rows_of_an_earlier_full_run(pairs, tmp_path):
     full = run(SPLIT, "L1", ScriptedJudge(), out_dir=tmp_path, progress=False)
     run(SPLIT, "L1", ScriptedJudge(), limit=2, out_dir=tmp_path, progress=False)

@@ -24,8 +24,8 @@ DEFAULT_PAIRS = {
     "moderate_finqa": 20, "ranking_hotpotqa": 60,
 }
 #: TRACE's stage 1 generates text, ~30x slower than a scored verdict on the embedded judge
-DEFAULT_TRACE_PAIRS = {"moderate_hotpotqa": 8, "moderate_finqa": 4, "mechanical_hotpotqa": 4,
-                       "conflict": 6, "ranking_hotpotqa": 6}
+DEFAULT_TRACE_PAIRS = {"moderate_hotpotqa": 4, "moderate_finqa": 2, "mechanical_hotpotqa": 2,
+                       "conflict": 3, "ranking_hotpotqa": 6}  # ranking: one query, all 6 system pairs
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,10 @@ def all_jobs(scale: str = "default") -> list[Job]:
 def run_jobs(job_list: list[Job], judge: str, replay_only: bool = False,
              progress: bool = True) -> pd.DataFrame:
     """Run (or replay from the store) every job and return all verdict rows in one frame."""
+    from tjb_lib.judges.catalog import get_judge
     from tjb_lib.runner import run
 
-    frames = [run(j.split, j.protocol, judge, limit=j.limit, replay_only=replay_only,
+    judge_obj = get_judge(judge)  # once: a local model loads (lazily) once for all jobs
+    frames = [run(j.split, j.protocol, judge_obj, limit=j.limit, replay_only=replay_only,
                   progress=progress) for j in job_list]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -161,18 +161,22 @@ class _RowLog:
                 except json.JSONDecodeError:
                     continue  # the last line of a killed run; its call is in the store
                 self.previous[comparison_id(row)] = row
-        _atomic_write_rows(path, list(self.previous.values()))
-        self._fh = open(path, "a", encoding="utf-8")
+        self._fh = None  # opened at the first new row: a pure replay writes nothing
 
     def append(self, row: dict) -> None:
         with self.lock:
             if comparison_id(row) in self.previous:
                 return  # already on disk from an earlier run; the final rewrite refreshes it
+            if self._fh is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                _atomic_write_rows(self.path, list(self.previous.values()))  # drop a torn line
+                self._fh = open(self.path, "a", encoding="utf-8")
             self._fh.write(json.dumps(row, ensure_ascii=False) + "\n")
             self._fh.flush()
 
     def close(self) -> None:
-        self._fh.close()
+        if self._fh is not None:
+            self._fh.close()
 
 
 def _atomic_write_rows(path: Path, rows: list[dict]) -> None:
@@ -185,8 +189,24 @@ def _atomic_write_rows(path: Path, rows: list[dict]) -> None:
     os.replace(tmp, path)
 
 
-def _complete_row(row: dict, judge_name: str) -> dict:
-    row = dict(row, judge=judge_name, created_at=now_iso())
+def _same_rows(results: list[dict], previous: dict[tuple, dict]) -> bool:
+    """True when every row is already on disk with the same content (``cached`` aside: a
+    replayed row is cached, the shipped one was not)."""
+    def content(r: dict) -> dict:
+        return {k: v for k, v in r.items() if k != "cached"}
+    return all((p := previous.get(comparison_id(r))) is not None and content(p) == content(r)
+               for r in results)
+
+
+def _verdict_time(row: dict, store: ResponseStore) -> str:
+    """When the verdict was made: its latest stored call, so a replay reproduces the row."""
+    times = [rec["created_at"] for k in row.get("request_hashes") or ()
+             if (rec := store.get_record(k)) is not None]
+    return max(times) if times else now_iso()
+
+
+def _complete_row(row: dict, judge_name: str, created_at: str) -> dict:
+    row = dict(row, judge=judge_name, created_at=created_at)
     missing = [c for c in VERDICT_COLUMNS if c not in row]
     if missing:
         raise ValueError(f"run_comparison returned a row without {missing} "
@@ -318,7 +338,7 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
             raise ReplayMissing(f"replay-only: comparison #{i} (pair {pair.pair_id}, order "
                                 f"{order}, {spec}) has no stored judge call: {e}. Run without "
                                 "--replay-only to call the judge.") from None
-        row = _complete_row(row, judge.name)
+        row = _complete_row(row, judge.name, _verdict_time(row, store))
         results[i] = row
         rowlog.append(row)
         with stats.lock:
@@ -349,7 +369,8 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
 
     new_ids = {comparison_id(r) for r in results}
     kept = [r for cid, r in rowlog.previous.items() if cid not in new_ids]
-    _atomic_write_rows(rows_path, [*results, *kept])
+    if not _same_rows(results, rowlog.previous):  # a replay that changes nothing writes nothing
+        _atomic_write_rows(rows_path, [*results, *kept])
     finished = datetime.now(timezone.utc)
     df = pd.DataFrame(results, columns=list(results[0]) if results else list(VERDICT_COLUMNS))
     if stats.calls:  # a pure replay changes nothing, so it rewrites no metadata

