@@ -1,0 +1,51 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # §4 Human validation (Table 2)
+#
+# The paper validated 200 natural pairs and 200 graded pairs with two blind annotators
+# (Table 2 / A4). **No human labels exist in this compendium**: the paper's workbooks were not
+# released, and no one has labelled our pairs yet. This notebook shows the paper's values and
+# computes ours only from label files found under `data/human_validation/labels/<kind>/`
+# (how to produce them: `data/human_validation/README.md`). Without labels our cells stay empty
+# (n = 0), never filled in.
+
+# %% tags=["parameters"]
+judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
+scale = "default"      # default: the documented sample; paper: every pair
+seed = 20260923        # bootstrap and build seed
+replay_only = False    # True: only replay stored judge calls, never call the judge
+outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
+
+# %%
+from tjb_lib import compare
+from tjb_lib.report import write_table
+
+compare.check_parameters(judge, scale)
+tables, figures = compare.output_dirs(outputs_dir)
+
+# %%
+found = compare.label_files()
+print({k: [p.name for p in v] for k, v in found.items()} or
+      "no human label files under data/human_validation/labels/: our agreement is not computed")
+
+# %% [markdown]
+# ## Table 2: inter-annotator agreement, ours beside the paper's
+
+# %%
+table_2 = compare.compare_table_2(compare.human_agreement())
+write_table(table_2, "table_2", tables)
+table_2
