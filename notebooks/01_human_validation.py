@@ -38,9 +38,11 @@ compare.check_parameters(judge, scale)
 tables, figures = compare.output_dirs(outputs_dir)
 
 # %%
-found = compare.label_files()
-print({k: [p.name for p in v] for k, v in found.items()} or
-      "no human label files under data/human_validation/labels/: our agreement is not computed")
+from tjb_lib.explore import label_sets
+
+found = label_sets()
+print({f["stem"]: sorted(f["annotators"]) for f in found} or
+      "no filled workbooks under data/human_validation/labels/: our agreement is not computed")
 
 # %% [markdown]
 # ## Table 2: inter-annotator agreement, ours beside the paper's

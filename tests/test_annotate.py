@@ -312,3 +312,11 @@ def test_export_rejects_duplicate_pairs_and_unknown_kind(tmp_path):
         annotate.export_workbooks(pairs + pairs[:1], "natural", tmp_path, seed=0)
     with pytest.raises(ValueError, match="kind"):
         annotate.export_workbooks(pairs, "mechanical", tmp_path, seed=0)
+
+
+def test_exporting_twice_gives_byte_identical_workbooks(tmp_path):
+    pairs = _pairs(6, "equivalent", "nat")
+    a = annotate.export_workbooks(pairs, "natural", tmp_path / "a", seed=3)
+    b = annotate.export_workbooks(pairs, "natural", tmp_path / "b", seed=3)
+    for k in ("xlsx", "csv", "key"):
+        assert a[k].read_bytes() == b[k].read_bytes()

@@ -19,6 +19,8 @@ and comes back as base_more_correct / citation_more_correct.
 """
 from __future__ import annotations
 
+import datetime
+
 import csv
 from dataclasses import dataclass
 from pathlib import Path
@@ -241,7 +243,28 @@ def _write_xlsx(path: Path, items: list[dict], columns: tuple[str, ...], kind: s
     gs.append([])
     for line in guidelines.splitlines():
         gs.append(["", line])
+    wb.properties.created = wb.properties.modified = _FIXED_TIME
     wb.save(path)
+    _fix_zip_times(path)
+
+
+# a workbook written twice from the same pairs and seed is the same file, byte for byte
+_FIXED_TIME = datetime.datetime(2026, 1, 1)
+
+
+def _fix_zip_times(path: Path) -> None:
+    """Rewrite the xlsx archive with a fixed timestamp on every member."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as src:
+        members = [(info, src.read(info)) for info in src.infolist()]
+    tmp = path.with_name(path.name + ".tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info, data in members:
+            fixed = zipfile.ZipInfo(info.filename, date_time=_FIXED_TIME.timetuple()[:6])
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            dst.writestr(fixed, data)
+    tmp.replace(path)
 
 
 # --------------------------------------------------------------------------- import

@@ -411,34 +411,22 @@ TABLE_2_ROWS = {"Natural equivalence": ("natural", "equivalent"),
 TABLE_2_METRICS = ("raw_agreement_pct", "pabak", "gwet_ac1")
 
 
-def label_files(root: str | Path | None = None) -> dict[str, list[Path]]:
-    """Filled workbooks per kind: ``labels/<kind>/<annotator>.(xlsx|csv)`` under
-    data/human_validation, with the kind's key file beside the workbooks. Empty when none."""
-    root = Path(root or paths.HUMAN_VALIDATION)
-    found = {}
-    for kind in ("natural", "graded"):
-        files = sorted(p for ext in ("xlsx", "csv")
-                       for p in (root / "labels" / kind).glob(f"*.{ext}"))
-        if files:
-            found[kind] = files
-    return found
-
-
 def human_agreement(root: str | Path | None = None) -> pd.DataFrame:
-    """Our Table 2 rows from the label files found (two annotators per kind; a file named
-    ADJ* is the adjudicator's and is not an annotator). Empty frame when there are no labels."""
+    """Our Table 2 rows from the filled workbooks found by ``explore.label_sets`` (the layout is
+    in data/human_validation/README.md): the two original annotators of each workbook, before
+    adjudication, as in the paper. Empty frame when there are no labels."""
     from tjb_lib import annotate
+    from tjb_lib.explore import label_sets
 
-    root = Path(root or paths.HUMAN_VALIDATION)
     frames = []
-    for kind, files in label_files(root).items():
-        raters = [p for p in files if not p.stem.upper().startswith("ADJ")]
+    for found in label_sets(root):
+        raters = found["annotators"]
         if len(raters) != 2:
-            raise ValueError(f"{root / 'labels' / kind}: need exactly two annotator files "
-                             f"(plus optional ADJ*), found {[p.name for p in raters]}")
-        key = root / f"{kind}_workbook.key.csv"
-        a, b = (annotate.import_workbook(p, key, annotator=p.stem) for p in raters)
-        frames.append(annotate.agreement_table(a, b).assign(kind=kind))
+            raise ValueError(f"labels/{found['stem']}: need exactly two annotator files (plus an "
+                             f"optional ADJ), found {sorted(p.name for p in raters.values())}")
+        a, b = (annotate.import_workbook(p, found["key"], annotator=code)
+                for code, p in sorted(raters.items()))
+        frames.append(annotate.agreement_table(a, b).assign(kind=found["stem"]))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         columns=["kind", "validation_set", "n", *TABLE_2_METRICS, "main_human_label_signal"])
 

@@ -20,8 +20,8 @@ LEVELS = ("L0", "L1", "L2", "L3", "L4")
 DEFAULT_PAIRS = {
     "mechanical_hotpotqa": 30, "mechanical_finqa": 20, "natural_hotpotqa": 30,
     **{s: 20 for s in ABLATION_SPLITS},
-    "conflict": 30, "position_control": 30, "soft_hotpotqa": 30, "moderate_hotpotqa": 30,
-    "moderate_finqa": 20, "ranking_hotpotqa": 60,
+    "conflict": 30, "position_control": 20, "soft_hotpotqa": 20, "moderate_hotpotqa": 30,
+    "moderate_finqa": 16, "ranking_hotpotqa": 36,  # ranking: 6 queries x 6 system pairs
 }
 #: TRACE's stage 1 generates text, ~30x slower than a scored verdict on the embedded judge
 DEFAULT_TRACE_PAIRS = {"moderate_hotpotqa": 4, "moderate_finqa": 2, "mechanical_hotpotqa": 2,
