@@ -1,0 +1,165 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 08 · Explore: what does a Tie mean?
+#
+# A teaching companion to §5.3. The same verdict, **Tie**, means three different things
+# depending on the pair it is given on:
+#
+# * **correct** on content-equivalent pairs (only the citation-like display differs);
+# * **calibrated** on soft-boundary pairs (humans themselves mostly answer Tie);
+# * **costly** on moderate-gap pairs (humans prefer the plain side: the Tie is lost resolution).
+#
+# This notebook reads the verdict rows the compendium ships (or replays them from the response
+# store) and lets you move through them: judge, prompt level L0–L4, tier, and a Tie threshold
+# that re-decides logit-scored verdicts from their stored P(A), P(B), P(Tie) without calling the
+# judge again. Run headless (papermill, `make reproduce`) it shows a fixed default view; in
+# Jupyter the last cell adds the interactive controls.
+
+# %% tags=["parameters"]
+judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
+scale = "default"      # default: the documented sample; paper: every pair
+seed = 20260923        # example and simulation seed
+replay_only = False    # True: only replay stored judge calls, never call the judge
+outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
+
+# %%
+import matplotlib.pyplot as plt
+import pandas as pd
+from IPython.display import Markdown, display
+
+from tjb_lib import compare, explore, plan
+from tjb_lib.pairs import load_split
+
+compare.check_parameters(judge, scale)
+
+FLOATS = ["table_a14", "table_a19", "table_a11", "table_a16"]  # equivalence, soft, moderate, controls
+rows = plan.run_jobs(plan.jobs(FLOATS, scale), judge, replay_only=replay_only, progress=False)
+
+# Other judges whose raw outputs ship with the compendium join the judge drop-down (ladder only).
+splits = sorted({s for f in FLOATS for s, _ in plan.TABLE_RUNS[f]})
+shipped = explore.load_shipped_rows(splits=splits)
+if not shipped.empty:
+    shipped = shipped[(shipped["judge"] != judge) & shipped["level"].isin(plan.LEVELS)]
+rows = pd.concat([rows, shipped], ignore_index=True) if not shipped.empty else rows
+choices = explore.options(rows)
+pairs = [p for s in splits for p in load_split(s)]
+print(f"{len(rows)} verdict rows; judges {choices['judge']}, levels {choices['level']}, "
+      f"tiers {choices['tier']}")
+
+# %% [markdown]
+# ## The default view: plain prompt (L0) against the strict endpoint (L4)
+#
+# Each row is one tier; `tie` is the Tie rate and `meaning_of_tie` says what that Tie is. The
+# control tier holds position-only controls: identical candidates, so any non-Tie verdict there
+# is a preference for a slot, not for content.
+
+# %%
+default = pd.concat([explore.static_view(rows, judge, level).assign(level=level)
+                     for level in ("L0", "L4")], ignore_index=True)
+display(default[["level", "tier", "meaning_of_tie", "n", "cited", "plain", "tie", "unparsed"]]
+        .round(1))
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
+for ax, level in zip(axes, ("L0", "L4")):
+    v = default[default["level"] == level].set_index("tier")
+    v[["cited", "plain", "tie", "unparsed"]].plot.bar(stacked=True, ax=ax, legend=level == "L4",
+                                                      color=["#c44e52", "#4c72b0", "#8c8c8c",
+                                                             "#dddddd"], width=0.7)
+    ax.set_title(f"{judge} · {level}")
+    ax.set_xlabel("")
+    ax.set_ylabel("% of ordered comparisons")
+    ax.tick_params(axis="x", rotation=0)
+axes[1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## One real pair for each meaning of Tie
+#
+# Drawn from the splits the judge saw at the strict endpoint (L4), where Ties are most common.
+# Pairs the judge actually called Tie come first; the pick is seeded, so a rerun shows the same
+# pairs. Candidates are shortened for display.
+
+# %%
+for meaning in explore.TIE_MEANINGS:
+    examples = explore.example_pairs(pairs, rows, meaning, judge, "L4", n=1, seed=seed)
+    if examples:
+        display(Markdown(explore.render_example(examples[0])))
+    else:
+        display(Markdown(f"*No {meaning}-Tie pair was judged by {judge} at L4 in this run.*"))
+
+# %% [markdown]
+# ## The threshold: moving the Tie rule without a new judge call
+#
+# A logit-scored judge stores P(A), P(B), P(Tie). Declaring Tie whenever |P(A) − P(B)| is below
+# a threshold turns more verdicts into Tie on every tier at once. This is the trade-off of the
+# paper in one knob: the Tie rate rises where Tie is correct, and where it is costly.
+
+# %%
+if explore.has_probabilities(explore.select(rows, judge, "L0")):
+    moved = pd.concat([explore.static_view(rows, judge, "L0", threshold=t)
+                       for t in (0.0, 0.2, 0.5, 0.8)], ignore_index=True)
+    display(moved.pivot(index="threshold", columns="tier", values="tie").round(1))
+else:
+    print(f"{judge} returned text verdicts without label probabilities: the threshold is fixed.")
+
+# %% [markdown]
+# ## Interactive explorer
+#
+# In Jupyter, pick a judge, level, tier and threshold. Run headless there is no front end, so
+# the controls render as inert widgets; every number above was computed without them.
+
+# %%
+try:
+    import ipywidgets as widgets
+except ImportError:  # the explorer is optional; the static view above stands on its own
+    widgets = None
+    print("ipywidgets is not installed: the static view above is the whole explorer.")
+
+if widgets is not None:
+    w_judge = widgets.Dropdown(options=choices["judge"], value=judge, description="judge")
+    w_level = widgets.Dropdown(options=["all", *choices["level"]], value="L0",
+                               description="level")
+    w_tier = widgets.Dropdown(options=["all", *choices["tier"]], value="all",
+                              description="tier")
+    w_threshold = widgets.FloatSlider(value=0.0, min=0.0, max=1.0, step=0.05,
+                                      description="Tie if |P(A)−P(B)| <", readout_format=".2f",
+                                      style={"description_width": "initial"})
+
+    def show(judge_name, level, tier, threshold):
+        sub = explore.select(rows, judge_name, level)
+        if threshold and not explore.has_probabilities(sub):
+            display(Markdown(f"*{judge_name} has no stored label probabilities at this "
+                             "level: showing its verdicts as returned.*"))
+            threshold = 0.0
+        view = explore.static_view(rows, judge_name, level, tier, threshold)
+        if view.empty:
+            display(Markdown(f"*No verdicts for {judge_name} · {level} · {tier}.*"))
+            return
+        display(view[["tier", "meaning_of_tie", "n", "cited", "plain", "tie", "unparsed"]]
+                .round(1))
+        tiers = [tier] if tier != "all" else list(view["tier"])
+        for meaning, m in explore.TIE_MEANINGS.items():
+            if m.tier in tiers:
+                ex = explore.example_pairs(pairs, rows, meaning, judge_name, level, threshold,
+                                           n=1, seed=seed)
+                if ex:
+                    display(Markdown(explore.render_example(ex[0], max_chars=500)))
+
+    display(widgets.interactive(show, judge_name=w_judge, level=w_level, tier=w_tier,
+                                threshold=w_threshold))

@@ -1,0 +1,204 @@
+"""Explorer views and beyond-the-paper helpers on small hand-built verdict rows."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tjb_lib import explore
+from tjb_lib.records import Pair, decision_from_label
+
+SPLIT = {"equivalent": "mechanical_hotpotqa", "quality_soft": "soft_hotpotqa",
+         "quality_moderate": "moderate_hotpotqa", "identical": "position_control"}
+
+
+def _row(pair_id, relation, order, probs, level="L0", judge="toy"):
+    p_a, p_b, p_tie = probs
+    label = ["A", "B", "Tie"][int(np.argmax(probs))]
+    return {"pair_id": pair_id, "split": SPLIT[relation], "target_relation": relation,
+            "order": order, "protocol": "ladder", "level": level, "paraphrase": "p0",
+            "judge": judge, "raw_text": None, "parsed": label,
+            "decision": decision_from_label(label, order), "p_a": p_a, "p_b": p_b,
+            "p_tie": p_tie}
+
+
+def _a_loving_run(level="L0", judge="toy"):
+    """A judge that prefers slot A on everything (the embedded judge's habit): every tier gets
+    A in both orders, so cited and plain split 50/50; one moderate pair is a clear Tie."""
+    rows = []
+    for rel in SPLIT:
+        for i in range(4):
+            for order in ("cited_first", "plain_first"):
+                probs = (0.7, 0.2, 0.1)
+                if rel == "quality_moderate" and i == 0:
+                    probs = (0.2, 0.1, 0.7)
+                rows.append(_row(f"{rel}-{i}", rel, order, probs, level, judge))
+    return pd.DataFrame(rows)
+
+
+def _pairs():
+    out = []
+    for rel, split in SPLIT.items():
+        for i in range(4):
+            meta = {"dropped_hop": "Tara Strong"} if rel == "quality_moderate" else {}
+            out.append(Pair(pair_id=f"{rel}-{i}", split=split, source="hotpotqa",
+                            source_id=str(i), target_relation=rel,
+                            gold="plain" if rel == "quality_moderate" else "tie",
+                            task=f"Question {i}?", plain=f"Answer {i}", cited=f"Answer {i} [1]",
+                            artifact="markers", meta=meta))
+    return out
+
+
+def test_static_view_reports_every_tier_with_its_meaning_of_tie():
+    view = explore.static_view(_a_loving_run(), "toy", "L0")
+    assert list(view["tier"]) == ["equivalent", "soft", "moderate", "control"]
+    assert dict(zip(view["tier"], view["meaning_of_tie"])) == {
+        "equivalent": "correct", "soft": "calibrated", "moderate": "costly", "control": ""}
+    eq = view.set_index("tier").loc["equivalent"]
+    assert eq["n"] == 8 and eq["cited"] == 50.0 and eq["plain"] == 50.0 and eq["tie"] == 0.0
+    assert view.set_index("tier").loc["moderate", "tie"] == 25.0
+
+
+def test_threshold_moves_verdicts_into_tie_and_never_out():
+    rows = _a_loving_run()
+    low = explore.static_view(rows, "toy", "L0", threshold=0.0).set_index("tier")["tie"]
+    high = explore.static_view(rows, "toy", "L0", threshold=0.6).set_index("tier")["tie"]
+    assert (high >= low).all()
+    assert high["equivalent"] == 100.0  # |0.7 - 0.2| = 0.5 < 0.6
+
+
+def test_threshold_on_text_verdicts_is_a_clear_error():
+    rows = _a_loving_run()
+    rows[["p_a", "p_b", "p_tie"]] = np.nan
+    assert not explore.has_probabilities(rows)
+    with pytest.raises(ValueError, match="no stored"):
+        explore.static_view(rows, "toy", "L0", threshold=0.2)
+    # the threshold at 0 still shows the verdicts as returned
+    assert explore.static_view(rows, "toy", "L0")["n"].sum() == len(rows)
+
+
+def test_setting_with_no_rows_gives_an_empty_table_not_an_error():
+    view = explore.static_view(_a_loving_run(), "toy", "L3")
+    assert view.empty and "meaning_of_tie" in view.columns
+
+
+def test_options_list_judges_levels_and_tiers_present():
+    rows = pd.concat([_a_loving_run("L0", "toy"), _a_loving_run("L4", "other")])
+    opts = explore.options(rows)
+    assert opts == {"judge": ["other", "toy"], "level": ["L0", "L4"],
+                    "tier": ["equivalent", "soft", "moderate", "control"]}
+
+
+def test_examples_prefer_pairs_the_judge_called_tie_and_are_seeded():
+    rows, pairs = _a_loving_run(), _pairs()
+    ex = explore.example_pairs(pairs, rows, "costly", "toy", "L0", n=2, seed=3)
+    assert ex[0]["pair_id"] == "quality_moderate-0" and ex[0]["judge_tied"]
+    assert not ex[1]["judge_tied"] and ex[1]["split"] == "moderate_hotpotqa"
+    assert ex[0]["note"] == "dropped support hop: Tara Strong"
+    assert {v["order"] for v in ex[0]["verdicts"]} == {"cited_first", "plain_first"}
+    again = explore.example_pairs(pairs, rows, "costly", "toy", "L0", n=2, seed=3)
+    assert [e["pair_id"] for e in again] == [e["pair_id"] for e in ex]
+    text = explore.render_example(ex[0])
+    assert "Tie is costly" in text and "| toy | L0 | cited_first | tie |" in text
+
+
+def test_examples_for_each_meaning_come_from_its_own_tier():
+    rows, pairs = _a_loving_run(), _pairs()
+    for meaning, relation in (("correct", "equivalent"), ("calibrated", "quality_soft")):
+        ex = explore.example_pairs(pairs, rows, meaning, n=10)
+        assert len(ex) == 4 and all(e["pair_id"].startswith(relation) for e in ex)
+    with pytest.raises(ValueError, match="meaning must be one of"):
+        explore.example_pairs(pairs, rows, "lucky")
+
+
+def test_load_shipped_rows_reads_row_files_and_skips_the_store(tmp_path):
+    judge_dir = tmp_path / "toy"
+    judge_dir.mkdir()
+    rows = _a_loving_run()
+    eq = rows[rows["target_relation"] == "equivalent"]
+    (judge_dir / "mechanical_hotpotqa.L0.jsonl").write_text(
+        "\n".join(json.dumps(r) for r in eq.to_dict("records")) + "\n", encoding="utf-8")
+    (judge_dir / "calls.jsonl").write_text('{"not": "a verdict"}\n', encoding="utf-8")
+    got = explore.load_shipped_rows(tmp_path)
+    assert len(got) == len(eq) and set(got["split"]) == {"mechanical_hotpotqa"}
+    assert explore.load_shipped_rows(tmp_path, judges=["nobody"]).empty
+    (judge_dir / "soft_hotpotqa.L0.jsonl").write_text("{broken\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"soft_hotpotqa\.L0\.jsonl: line 1"):
+        explore.load_shipped_rows(tmp_path)
+
+
+def test_operating_point_adds_position_control_rates():
+    point = explore.operating_point(_a_loving_run()).iloc[0]
+    assert point["control_first_position"] == 100.0 and point["control_second_position"] == 0.0
+    assert point["delta_citation"] == 0.0 and point["moderate_better_plain"] == 37.5
+
+
+def test_order_calibration_removes_the_slot_a_preference_on_controls():
+    rows = _a_loving_run()
+    # vary the controls' confidence so the prior is an average, not every row
+    ctrl = rows["target_relation"] == "identical"
+    rows.loc[ctrl, ["p_a", "p_b", "p_tie"]] = np.tile([[0.8, 0.1, 0.1], [0.6, 0.3, 0.1]],
+                                                      (int(ctrl.sum()) // 2, 1))
+    points, priors = explore.calibration_audit(rows)
+    assert priors.iloc[0]["p_a"] == pytest.approx(0.7) and priors.iloc[0]["n"] == 8
+    by = points.set_index("correction")
+    assert by.loc["none", "control_first_position"] == 100.0
+    assert by.loc["full", "control_first_position"] < 100.0
+    assert set(points["correction"]) == {"none", "full", "keep_tie"}
+
+
+def test_calibration_audit_needs_controls_in_every_group():
+    rows = _a_loving_run()
+    rows = rows[rows["target_relation"] != "identical"]
+    with pytest.raises(ValueError, match="no position-only control rows"):
+        explore.calibration_audit(rows)
+
+
+def test_contrast_churn_separates_the_drop_from_extra_flips():
+    contrast = pd.DataFrame({"n": [100], "b_only": [30], "c_only": [5],
+                             "rate_a": [80.0], "rate_b": [55.0]})
+    got = explore.contrast_churn(contrast).iloc[0]
+    assert got["drop"] == pytest.approx(0.25) and got["discordance"] == pytest.approx(0.35)
+    assert got["extra_churn"] == pytest.approx(0.10)
+
+
+def test_power_plan_needs_more_pairs_for_smaller_drops_and_more_churn():
+    plan = explore.power_plan(0.9, [0.1, 0.3, 0.95], extra_churn=0.1, n_sim=300, seed=1)
+    assert set(plan["drop_points"].round(6)) == {10.0, 30.0}  # 0.95 would go below zero
+    one_way = plan[plan["scenario"] == "one-way"].set_index("drop_points")["pairs_needed"]
+    churn = plan[plan["scenario"] == "observed churn"].set_index("drop_points")["pairs_needed"]
+    assert one_way[10.0] > one_way[30.0]
+    assert (churn >= one_way).all()
+
+
+def test_a20_beside_paper_says_where_no_rationale_exists():
+    ours = pd.DataFrame({"judge": ["smollm2"], "split": ["mechanical_hotpotqa"],
+                         "decision_type": ["citation win"], "n": [0], "k": [0],
+                         "n_without_rationale": [12], "rate": [np.nan], "ci_low": [np.nan],
+                         "ci_high": [np.nan]})
+    paper = pd.DataFrame({"judge": ["GPT-5.5"], "split": ["HotpotQA mechanical"],
+                          "decision_type": ["citation win"], "keyword_rate": [100.0]})
+    out = explore.a20_beside_paper(ours, paper)
+    assert list(out["source"]) == ["paper", "this run"]
+    mine = out.iloc[1]
+    assert mine["split"] == "HotpotQA mechanical" and mine["n_without_rationale"] == 12
+    assert "no rationale text" in mine["note"] and np.isnan(mine["keyword_rate"])
+
+
+def test_label_sets_pair_each_key_with_its_filled_workbooks(tmp_path):
+    (tmp_path / "graded_workbook.key.csv").write_text("item_id\n", encoding="utf-8")
+    (tmp_path / "natural_workbook.key.csv").write_text("item_id\n", encoding="utf-8")
+    folder = tmp_path / "labels" / "graded_workbook"
+    folder.mkdir(parents=True)
+    for name in ("R1.xlsx", "R2.csv", "ADJ.xlsx", "~$R1.xlsx", "notes.txt"):
+        (folder / name).write_text("", encoding="utf-8")
+    sets = explore.label_sets(tmp_path)
+    assert len(sets) == 1  # the natural key has no filled workbook yet
+    s = sets[0]
+    assert s["stem"] == "graded_workbook" and sorted(s["annotators"]) == ["R1", "R2"]
+    assert s["adjudicator"].name == "ADJ.xlsx"
+    (folder / "R1.csv").write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match="annotator 'R1' has two files"):
+        explore.label_sets(tmp_path)

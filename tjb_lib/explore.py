@@ -1,0 +1,412 @@
+"""Views for the teaching explorer (notebook 08) and the analyses beyond the paper (notebook 09).
+
+Everything works on verdict rows already produced (shipped raw outputs or a replayed run), so
+nothing here calls a judge. The explorer's question is the paper's §5.3 one: what does a Tie mean?
+The answer depends on the pair's tier, so every view is split by tier and each tier carries its
+meaning of Tie: correct (content-equivalent pairs), calibrated (soft boundary), costly (moderate
+gap). The beyond-the-paper helpers put one run's operating point, its order-calibrated variant,
+the power of a protocol contrast and the rationale audit into tables the notebooks only display.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from tjb_lib import frontier, metrics, paths
+from tjb_lib.records import Pair
+
+TIER_ORDER = ("equivalent", "soft", "moderate", "control", "conflict")
+
+
+@dataclass(frozen=True)
+class TieMeaning:
+    """One meaning of Tie (paper §5.3): the tier where it holds and why a Tie there is what it is."""
+
+    name: str
+    tier: str
+    splits: tuple[str, ...]
+    why: str
+
+
+TIE_MEANINGS: dict[str, TieMeaning] = {
+    "correct": TieMeaning(
+        "correct", "equivalent", ("mechanical_hotpotqa", "mechanical_finqa", "natural_hotpotqa"),
+        "The two candidates say the same thing; only the citation-like display differs. Tie is "
+        "the right verdict, and a citation win is the presentation bias the strict rubric "
+        "suppresses."),
+    "calibrated": TieMeaning(
+        "calibrated", "soft", ("soft_hotpotqa",),
+        "The candidates differ a little (the cited side's reasoning is vaguer) but human "
+        "annotators mostly answer Tie themselves, so a Tie here is calibrated uncertainty, not "
+        "lost resolution."),
+    "costly": TieMeaning(
+        "costly", "moderate", ("moderate_hotpotqa", "moderate_finqa"),
+        "The plain side keeps a support hop (or a calculation step) that the cited side drops; "
+        "humans prefer the plain side. A Tie here is resolution the protocol has lost."),
+}
+MEANING_OF_TIER = {m.tier: m.name for m in TIE_MEANINGS.values()}
+
+
+def tier_of(target_relation) -> pd.Series:
+    """The tier name of each target relation (equivalent, soft, moderate, control, conflict)."""
+    s = pd.Series(target_relation)
+    return s.map(frontier.TIERS).fillna(s)
+
+
+def _check_rows(rows: pd.DataFrame, need: Iterable[str], where: str = "verdict rows") -> None:
+    if not isinstance(rows, pd.DataFrame):
+        raise TypeError(f"{where}: expected a pandas DataFrame, got {type(rows).__name__}")
+    missing = [c for c in need if c not in rows.columns]
+    if missing:
+        raise ValueError(f"{where}: missing column(s) {missing}; have {list(rows.columns)}")
+
+
+# --------------------------------------------------------------------------- shipped rows
+
+
+def load_shipped_rows(root: Path | str | None = None, splits: Iterable[str] | None = None,
+                      judges: Iterable[str] | None = None) -> pd.DataFrame:
+    """Every verdict-row file under outputs/raw_outputs/<judge>/<split>.<protocol>.jsonl.
+
+    The explorer offers every judge whose raw outputs ship with the compendium, not only the one
+    a notebook replays. A line that is not JSON is an error naming the file and the line.
+    """
+    root = Path(root or paths.RAW_OUTPUTS)
+    keep_splits = set(splits) if splits is not None else None
+    keep_judges = set(judges) if judges is not None else None
+    frames = []
+    for path in sorted(root.glob("*/*.jsonl")):
+        judge, split = path.parent.name, path.name.split(".")[0]
+        if path.name.startswith("calls") or path.name.count(".") != 2:
+            continue  # the response store (calls.jsonl), not verdict rows
+        if (keep_splits is not None and split not in keep_splits) or \
+                (keep_judges is not None and judge not in keep_judges):
+            continue
+        recs = []
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                recs.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}: line {i} is not a JSON verdict row ({e.msg})") from e
+        if recs:
+            frames.append(pd.DataFrame.from_records(recs))
+    if not frames:
+        return pd.DataFrame()
+    out = pd.concat(frames, ignore_index=True)
+    # a row file may hold a comparison twice after an interrupted rewrite; keep the last
+    key = [c for c in ("judge", "pair_id", "order", "protocol", "level", "paraphrase")
+           if c in out.columns]
+    return out.drop_duplicates(key, keep="last").reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- explorer view
+
+
+def options(rows: pd.DataFrame) -> dict[str, list[str]]:
+    """The values the explorer's drop-downs offer: judges, levels and tiers present in the rows."""
+    _check_rows(rows, ("judge", "level", "target_relation"))
+    tiers = set(tier_of(rows["target_relation"]))
+    levels = sorted({str(v) for v in rows["level"].dropna() if str(v)})
+    return {"judge": sorted(rows["judge"].dropna().unique().tolist()),
+            "level": levels,
+            "tier": [t for t in TIER_ORDER if t in tiers] + sorted(tiers - set(TIER_ORDER))}
+
+
+def has_probabilities(rows: pd.DataFrame) -> bool:
+    """True when every replied row carries P(A), P(B), P(Tie), so the Tie threshold can move."""
+    if rows.empty or not all(c in rows.columns for c in frontier.PROB_COLUMNS):
+        return False
+    replied = rows["decision"] != "failed"
+    p = rows.loc[replied, list(frontier.PROB_COLUMNS)].apply(pd.to_numeric, errors="coerce")
+    return bool(np.isfinite(p.to_numpy(dtype=float)).all())
+
+
+def select(rows: pd.DataFrame, judge: str | None = None, level: str | None = None,
+           tier: str | None = None) -> pd.DataFrame:
+    """The rows of one explorer setting; None (or "all") keeps every value of that field."""
+    _check_rows(rows, ("judge", "level", "target_relation", "decision", "order"))
+    mask = np.ones(len(rows), dtype=bool)
+    if judge not in (None, "all"):
+        mask &= (rows["judge"] == judge).to_numpy()
+    if level not in (None, "all"):
+        mask &= (rows["level"] == level).to_numpy()
+    if tier not in (None, "all"):
+        mask &= (tier_of(rows["target_relation"]) == tier).to_numpy()
+    return rows.loc[mask]
+
+
+def static_view(rows: pd.DataFrame, judge: str | None, level: str | None,
+                tier: str | None = None, threshold: float = 0.0,
+                rule: str = "margin") -> pd.DataFrame:
+    """One explorer setting as a table: per tier, n and the cited / plain / tie / unparsed rates
+    (percent, with Wilson intervals), the meaning of a Tie in that tier, and the threshold used.
+
+    ``threshold`` > 0 re-decides the rows from their stored probabilities (``rule`` as in
+    :func:`tjb_lib.frontier.sweep`); it is an error on text verdicts, which have none. A setting
+    with no rows gives an empty table with the same columns, so a widget can show it.
+    """
+    sub = select(rows, judge, level, tier)
+    cols = ["tier", "meaning_of_tie", "n", "cited", "plain", "tie", "unparsed", "cited_low",
+            "cited_high", "plain_low", "plain_high", "tie_low", "tie_high", "n_failed",
+            "threshold", "rule"]
+    if sub.empty:
+        return pd.DataFrame(columns=cols)
+    if threshold:
+        if not has_probabilities(sub):
+            raise ValueError(f"judge {judge!r} level {level!r}: these verdicts have no stored "
+                             "P(A)/P(B)/P(Tie), so the Tie threshold cannot move (text verdicts)")
+        if rule not in frontier.RULES:
+            raise ValueError(f"rule must be one of {frontier.RULES}, got {rule!r}")
+        kw = {"tie_margin": float(threshold)} if rule == "margin" else {"tie_bias": float(threshold)}
+        sub = frontier.redecide(sub, **kw)
+    sub = sub.assign(tier=tier_of(sub["target_relation"]).to_numpy())
+    out = metrics.decision_rates(sub, by=("tier",))
+    out["meaning_of_tie"] = out["tier"].map(MEANING_OF_TIER).fillna("")
+    out["threshold"], out["rule"] = float(threshold), rule
+    out["_o"] = out["tier"].map({t: i for i, t in enumerate(TIER_ORDER)}).fillna(99)
+    return out.sort_values("_o")[cols].reset_index(drop=True)
+
+
+def example_pairs(pairs: Sequence[Pair], rows: pd.DataFrame, meaning: str,
+                  judge: str | None = None, level: str | None = None, threshold: float = 0.0,
+                  n: int = 1, seed: int = 0) -> list[dict]:
+    """Real pairs that show one meaning of Tie, with the judge's verdicts on them.
+
+    Candidates are the pairs of the meaning's tier that this setting judged; the ones the judge
+    called Tie in at least one order come first (they show the meaning itself), then the rest.
+    Within each group the pick is a seeded shuffle, so the same seed shows the same pairs.
+    Each example: the pair's fields, the meaning, the construction note and one verdict per order.
+    """
+    if meaning not in TIE_MEANINGS:
+        raise ValueError(f"meaning must be one of {list(TIE_MEANINGS)}, got {meaning!r}")
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    m = TIE_MEANINGS[meaning]
+    sub = select(rows, judge, level, m.tier)
+    if threshold and not sub.empty:
+        sub = frontier.redecide(sub, tie_margin=float(threshold))
+    by_id = {p.pair_id: p for p in pairs if p.split in m.splits}
+    sub = sub[sub["pair_id"].isin(by_id)]
+    if sub.empty:
+        return []
+    judged = sorted(sub["pair_id"].unique())
+    tied = set(sub.loc[sub["decision"] == "tie", "pair_id"])
+    rng = np.random.default_rng([seed, len(judged)])
+    first = [judged[i] for i in rng.permutation(len(judged)) if judged[i] in tied]
+    rest = [judged[i] for i in rng.permutation(len(judged)) if judged[i] not in tied]
+    out = []
+    for pid in (first + rest)[:n]:
+        p = by_id[pid]
+        verdicts = []
+        for r in sub[sub["pair_id"] == pid].sort_values(["order", "judge", "level"]).itertuples():
+            verdicts.append({"judge": r.judge, "level": r.level, "order": r.order,
+                             "decision": r.decision,
+                             **{c: _num(getattr(r, c, None)) for c in frontier.PROB_COLUMNS}})
+        note = p.meta.get("gold_note") or (
+            f"dropped support hop: {p.meta['dropped_hop']}" if p.meta.get("dropped_hop") else
+            f"skipped calculation step: {p.meta['skipped_text']}" if p.meta.get("skipped_text")
+            else f"cited side carries: {p.artifact}")
+        out.append({"pair_id": pid, "split": p.split, "meaning": meaning, "why": m.why,
+                    "task": p.task, "plain": p.plain, "cited": p.cited, "gold": p.gold,
+                    "note": note, "judge_tied": pid in tied, "verdicts": verdicts})
+    return out
+
+
+def _num(v) -> float | None:
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return None
+    return v if np.isfinite(v) else None
+
+
+def render_example(example: Mapping, max_chars: int = 900) -> str:
+    """One example as Markdown: the meaning, the task, both candidates (shortened) and the
+    verdicts per order, with the label probabilities where the judge has them."""
+    def cut(text: str) -> str:
+        text = text.strip()
+        return text if len(text) <= max_chars else text[:max_chars].rstrip() + " [...]"
+
+    lines = [f"**Tie is {example['meaning']}** ({example['split']}, `{example['pair_id']}`): "
+             f"{example['why']}", "", f"*Construction:* {example['note']}; gold: "
+             f"`{example['gold']}`.", "", f"**Task.** {cut(example['task'])}", "",
+             "**Plain candidate**", "", "```text", cut(example["plain"]), "```", "",
+             "**Cited candidate**", "", "```text", cut(example["cited"]), "```", "",
+             "| judge | level | order | verdict | P(A) | P(B) | P(Tie) |",
+             "|---|---|---|---|---|---|---|"]
+    for v in example["verdicts"]:
+        probs = [("" if v[c] is None else f"{v[c]:.3f}") for c in frontier.PROB_COLUMNS]
+        lines.append(f"| {v['judge']} | {v['level']} | {v['order']} | {v['decision']} | "
+                     + " | ".join(probs) + " |")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- operating points
+
+
+def operating_point(rows: pd.DataFrame, by: Sequence[str] = ("judge", "level")) -> pd.DataFrame:
+    """The paper's joint frontier vector per group: per-tier rates from
+    :func:`tjb_lib.frontier.tier_rates` (Δcitation on equivalence, better-plain and Δquality on
+    moderate, Tie on every tier) plus, where position-only controls are present, the
+    first-position win rate on them (identical candidates: any non-Tie is position bias)."""
+    _check_rows(rows, ("decision", "order", "target_relation", *by))
+    out = frontier.tier_rates(rows, by)
+    ctrl = rows[rows["target_relation"] == "identical"]
+    if not ctrl.empty:
+        pos = metrics.position_table(ctrl, by=tuple(by))
+        pos = pos[[*by, "first_position_win", "second_position_win"]].rename(
+            columns={"first_position_win": "control_first_position",
+                     "second_position_win": "control_second_position"})
+        out = out.merge(pos, on=list(by), how="left") if by else out.assign(
+            **pos.iloc[0].to_dict())
+    return out
+
+
+def calibration_audit(rows: pd.DataFrame, by: Sequence[str] = ("judge", "level")
+                      ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Order calibration as a debiasing intervention, audited on the same tiers.
+
+    Per group of ``by`` (a judge at one level), the positional prior is estimated on that
+    group's position-only controls (:func:`tjb_lib.frontier.position_prior`) and every row of
+    the group is corrected two ways (``full``: A, B and Tie divided by the prior; ``keep_tie``:
+    only the slots). Returns (operating points with a ``correction`` column none | full |
+    keep_tie, the priors). The prior is fitted on the same controls it is then checked on, so
+    the controls' balance after correction is in-sample; the other tiers are out-of-sample.
+    """
+    _check_rows(rows, ("decision", "order", "target_relation", *frontier.PROB_COLUMNS, *by))
+    points, priors = [], []
+    groups = rows.groupby(list(by), sort=True) if by else [((), rows)]
+    for key, g in groups:
+        key = key if isinstance(key, tuple) else (key,)
+        ctrl = g[g["target_relation"] == "identical"]
+        if ctrl.empty:
+            raise ValueError(f"group {dict(zip(by, key))}: no position-only control rows "
+                             "(target relation 'identical') to estimate the positional prior")
+        prior = frontier.position_prior(ctrl)
+        priors.append({**dict(zip(by, key)), **prior})
+        for name, frame in (("none", g), ("full", frontier.calibrate(g, prior)),
+                            ("keep_tie", frontier.calibrate(g, prior, keep_tie=True))):
+            points.append(operating_point(frame, by).assign(correction=name))
+    out = pd.concat(points, ignore_index=True)
+    lead = [*by, "correction"]
+    return out[lead + [c for c in out.columns if c not in lead]], pd.DataFrame(priors)
+
+
+# --------------------------------------------------------------------------- power
+
+
+def contrast_churn(contrast: pd.DataFrame) -> pd.DataFrame:
+    """From :func:`tjb_lib.metrics.paired_contrast` rows: the observed rates as proportions,
+    the observed drop, the discordance (share of units that changed) and the extra churn beyond
+    the one-way minimum (discordance - |drop|), which a power scenario can carry over."""
+    _check_rows(contrast, ("n", "b_only", "c_only", "rate_a", "rate_b"), "contrast rows")
+    out = contrast.copy()
+    n = out["n"].where(out["n"] > 0)
+    out["p_before"] = out["rate_a"] / 100
+    out["p_after"] = out["rate_b"] / 100
+    out["drop"] = out["p_before"] - out["p_after"]
+    out["discordance"] = (out["b_only"] + out["c_only"]) / n
+    out["extra_churn"] = (out["discordance"] - out["drop"].abs()).clip(lower=0)
+    return out
+
+
+def power_plan(p_before: float, drops: Iterable[float], extra_churn: float = 0.0,
+               power: float = 0.8, alpha: float = 0.05, n_sim: int = 2000, seed: int = 0,
+               max_pairs: int = 20_000) -> pd.DataFrame:
+    """Pairs needed to detect each drop in better-plain rate from ``p_before`` (paired design,
+    exact McNemar, :func:`tjb_lib.power.pairs_needed`), under two churn scenarios: ``one-way``
+    (comparisons only move from better-plain to not) and ``observed churn`` (``extra_churn``
+    added to the discordance, capped at what the rates allow). Drops that leave the rate
+    below 0 are skipped; an unreachable target gives NaN pairs."""
+    from tjb_lib import power as pw
+
+    rows = []
+    scenarios = [("one-way", 0.0)] + ([("observed churn", float(extra_churn))]
+                                      if extra_churn > 0 else [])
+    for drop in drops:
+        drop = float(drop)
+        p_after = p_before - drop
+        if drop <= 0 or p_after < 0:
+            continue
+        for name, extra in scenarios:
+            hi = min(p_before + p_after, 2.0 - p_before - p_after)
+            d = min(drop + extra, hi)
+            try:
+                need = pw.pairs_needed(p_before, p_after, power=power, alpha=alpha,
+                                       n_sim=n_sim, seed=seed, max_pairs=max_pairs,
+                                       discordance=d)
+            except ValueError:
+                need = np.nan
+            rows.append({"scenario": name, "p_before": p_before, "p_after": p_after,
+                         "drop_points": 100 * drop, "discordance": d, "power": power,
+                         "alpha": alpha, "pairs_needed": need})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- rationale audit
+
+#: the paper's split labels in Table A20
+A20_SPLIT_LABELS = {"mechanical_hotpotqa": "HotpotQA mechanical",
+                    "mechanical_finqa": "FinQA mechanical",
+                    "natural_hotpotqa": "Natural citation-looking"}
+
+
+def a20_beside_paper(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
+    """Table A20 as the paper printed it beside ours, one row per judge x split x decision type.
+
+    ``ours`` comes from :func:`tjb_lib.rationale.keyword_rates` grouped by judge, split and
+    decision_type; rows with no rationale text get a note saying so instead of a rate of zero.
+    """
+    _check_rows(ours, ("judge", "split", "decision_type", "n", "k", "rate",
+                       "n_without_rationale"), "keyword rates")
+    _check_rows(paper, ("judge", "split", "decision_type", "keyword_rate"), "paper Table A20")
+    mine = ours.assign(split=ours["split"].map(A20_SPLIT_LABELS).fillna(ours["split"]))
+    mine = mine.rename(columns={"rate": "keyword_rate", "ci_low": "keyword_rate_low",
+                                "ci_high": "keyword_rate_high", "n": "n_rationales",
+                                "k": "n_mentioning"})
+    mine["source"] = "this run"
+    mine["note"] = np.where(mine["n_rationales"] > 0, "",
+                            "no rationale text: logit-scored verdicts carry no reason")
+    theirs = paper.assign(source="paper", note="")
+    cols = ["source", "judge", "split", "decision_type", "keyword_rate", "keyword_rate_low",
+            "keyword_rate_high", "n_rationales", "n_mentioning", "n_without_rationale", "note"]
+    out = pd.concat([theirs, mine], ignore_index=True)
+    for c in cols:
+        if c not in out.columns:
+            out[c] = np.nan
+    return out[cols]
+
+
+# --------------------------------------------------------------------------- filled workbooks
+
+WORKBOOK_SUFFIXES = (".xlsx", ".csv")
+
+
+def label_sets(root: Path | str | None = None) -> list[dict]:
+    """Filled workbooks waiting to be imported: for each key ``<root>/<stem>.key.csv`` the
+    annotators' files ``<root>/labels/<stem>/<annotator>.xlsx|csv``. The adjudicator's file is
+    named ADJ. Returns [{"stem", "key", "annotators": {code: path}, "adjudicator": path|None}],
+    only for keys with at least one filled workbook."""
+    root = Path(root or paths.HUMAN_VALIDATION)
+    out = []
+    for key in sorted(root.glob("*.key.csv")):
+        stem = key.name[: -len(".key.csv")]
+        folder = root / "labels" / stem
+        files = {}
+        for f in sorted(folder.glob("*")) if folder.is_dir() else []:
+            if f.suffix.lower() in WORKBOOK_SUFFIXES and not f.name.startswith(("~$", ".")):
+                if f.stem in files:
+                    raise ValueError(f"{folder}: annotator {f.stem!r} has two files "
+                                     f"({files[f.stem].name}, {f.name}); keep one")
+                files[f.stem] = f
+        if files:
+            adj = files.pop("ADJ", None)
+            out.append({"stem": stem, "key": key, "annotators": files, "adjudicator": adj})
+    return out
