@@ -85,3 +85,14 @@ def test_local_open_weight_judges_refuse_without_cuda_and_point_to_vllm():
         get_judge("Qwen2.5-14B-Instruct-AWQ")
     with pytest.raises(RuntimeError, match="gemma-3-12b-it.*CUDA.*base_url"):
         get_judge("gemma-3-12b-it")
+
+
+def test_a_base_url_from_the_environment_routes_a_catalog_judge_to_its_server(monkeypatch):
+    from tjb_lib.judges.catalog import base_url_env
+
+    var = base_url_env("Qwen2.5-14B-Instruct-AWQ")
+    assert var == "TJB_BASE_URL_QWEN2_5_14B_INSTRUCT_AWQ"
+    monkeypatch.setenv(var, "http://127.0.0.1:8000/v1")
+    judge = get_judge("Qwen2.5-14B-Instruct-AWQ")
+    assert judge.backend == "openai_compatible"
+    assert judge.model == "Qwen/Qwen2.5-14B-Instruct-AWQ"

@@ -23,7 +23,8 @@ def _judge(args: argparse.Namespace) -> int:
 def _reproduce(args: argparse.Namespace) -> int:
     from tjb_lib.reproduce import reproduce
 
-    return reproduce(only=args.only, replay_only=args.replay_only)
+    return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
+                     scale=args.scale)
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -62,6 +63,10 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--only", default=None, help="run just the notebooks whose name contains this")
     r.add_argument("--replay-only", action="store_true",
                    help="use only stored judge outputs; fail instead of calling a judge")
+    r.add_argument("--judge", default=None, help="judge every notebook with this catalog judge "
+                   "(default: the embedded smollm2); API keys come from the environment")
+    r.add_argument("--scale", default=None, choices=("default", "paper"),
+                   help="default: the documented sample; paper: every pair")
     r.set_defaults(func=_reproduce)
 
     be = sub.add_parser("bench", help="run the benchmarks in bench/")

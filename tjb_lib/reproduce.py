@@ -42,7 +42,8 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
     return target
 
 
-def reproduce(only: str | None = None, replay_only: bool = False) -> int:
+def reproduce(only: str | None = None, replay_only: bool = False, judge: str | None = None,
+              scale: str | None = None) -> int:
     """Run every notebook; stop at the first failure with a clear message.
 
     Judge calls go through the response store, so shipped raw outputs are replayed and only
@@ -50,10 +51,15 @@ def reproduce(only: str | None = None, replay_only: bool = False) -> int:
     """
     import papermill as pm
 
+    parameters = {"replay_only": replay_only}
+    if judge:
+        parameters["judge"] = judge
+    if scale:
+        parameters["scale"] = scale
     for source in notebook_sources(only):
         t0 = time.perf_counter()
         try:
-            execute(source, parameters={"replay_only": replay_only})
+            execute(source, parameters=parameters)
         except pm.PapermillExecutionError as err:
             print(f"\n{source.name} failed in cell {err.exec_count}: {err.ename}: {err.evalue}\n"
                   f"The executed notebook with the traceback is in {paths.NOTEBOOK_OUT}/",

@@ -8,6 +8,8 @@ pipeline can be exercised offline. Any name plus ``base_url`` becomes an OpenAI-
 from __future__ import annotations
 
 import dataclasses
+import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,9 +81,18 @@ def describe(name: str) -> dict[str, Any]:
     return find_spec(name).to_dict()
 
 
+def base_url_env(name: str) -> str:
+    """The environment variable that points a judge at an OpenAI-compatible server, so that
+    notebooks (whose parameters are judge names) can use a vLLM-served open-weight judge:
+    ``TJB_BASE_URL_QWEN2_5_14B_INSTRUCT_AWQ=http://localhost:8000/v1``."""
+    return "TJB_BASE_URL_" + re.sub(r"\W", "_", name).upper()
+
+
 def get_judge(name: str, base_url: str | None = None, model: str | None = None, **overrides) -> Judge:
-    """Build the named judge. With ``base_url`` any name (catalog or not) becomes an
-    OpenAI-compatible judge at that URL; ``model`` defaults to the catalog model id."""
+    """Build the named judge. With ``base_url`` (or its ``base_url_env(name)`` variable) any
+    name, catalog or not, becomes an OpenAI-compatible judge at that URL; ``model`` defaults to
+    the catalog model id."""
+    base_url = base_url or os.environ.get(base_url_env(name))
     if base_url:
         return _compatible_judge(name, base_url, model, overrides)
     spec = find_spec(name)
