@@ -24,7 +24,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     from tjb_lib.reproduce import reproduce
 
     return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
-                     scale=args.scale)
+                     scale=args.scale, outputs_dir=args.outputs_dir)
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -67,6 +67,8 @@ def parser() -> argparse.ArgumentParser:
                    "(default: the embedded smollm2); API keys come from the environment")
     r.add_argument("--scale", default=None, choices=("default", "paper"),
                    help="default: the documented sample; paper: every pair")
+    r.add_argument("--outputs-dir", default=None,
+                   help="write tables, figures and executed notebooks here instead of outputs/")
     r.set_defaults(func=_reproduce)
 
     be = sub.add_parser("bench", help="run the benchmarks in bench/")

