@@ -37,7 +37,7 @@ replay_only = False    # True: only replay stored judge calls, never call the ju
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
 
 # %%
-from tjb_lib import compare, plan, report_index
+from tjb_lib import compare, plan
 from tjb_lib.report import write_table
 
 compare.check_parameters(judge, scale)
@@ -62,13 +62,3 @@ a17
 a18 = compare.compare_float("table_a18", rows, judge, seed)
 write_table(a18, "table_a18", tables)
 a18
-
-# %% [markdown]
-# ## The report index
-#
-# `outputs/REPORT.md` lists every table and figure written so far with a one-line reading
-# computed from its numbers.
-
-# %%
-report = report_index.write(tables, figures, tables.parent / "REPORT.md")
-print(report.read_text())

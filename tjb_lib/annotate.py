@@ -20,6 +20,7 @@ and comes back as base_more_correct / citation_more_correct.
 from __future__ import annotations
 
 import datetime
+import re
 
 import csv
 from dataclasses import dataclass
@@ -261,6 +262,8 @@ def _fix_zip_times(path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
         for info, data in members:
+            if info.filename == "docProps/core.xml":  # openpyxl stamps "modified" at save time
+                data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>2026-01-01T00:00:00Z", data)
             fixed = zipfile.ZipInfo(info.filename, date_time=_FIXED_TIME.timetuple()[:6])
             fixed.compress_type = zipfile.ZIP_DEFLATED
             dst.writestr(fixed, data)

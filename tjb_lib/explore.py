@@ -79,7 +79,7 @@ def load_shipped_rows(root: Path | str | None = None, splits: Iterable[str] | No
     root = Path(root or paths.RAW_OUTPUTS)
     keep_splits = set(splits) if splits is not None else None
     keep_judges = set(judges) if judges is not None else None
-    frames = []
+    records = []
     for path in sorted(root.glob("*/*.jsonl")):
         judge, split = path.parent.name, path.name.split(".")[0]
         if path.name.startswith("calls") or path.name.count(".") != 2:
@@ -95,11 +95,10 @@ def load_shipped_rows(root: Path | str | None = None, splits: Iterable[str] | No
                 recs.append(json.loads(line))
             except json.JSONDecodeError as e:
                 raise ValueError(f"{path}: line {i} is not a JSON verdict row ({e.msg})") from e
-        if recs:
-            frames.append(pd.DataFrame.from_records(recs))
-    if not frames:
+        records.extend(recs)
+    if not records:
         return pd.DataFrame()
-    out = pd.concat(frames, ignore_index=True)
+    out = pd.DataFrame.from_records(records)  # one frame: dtypes inferred over every row
     # a row file may hold a comparison twice after an interrupted rewrite; keep the last
     key = [c for c in ("judge", "pair_id", "order", "protocol", "level", "paraphrase")
            if c in out.columns]

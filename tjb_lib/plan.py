@@ -99,6 +99,7 @@ def run_jobs(job_list: list[Job], judge: str, replay_only: bool = False,
     from tjb_lib.runner import run
 
     judge_obj = get_judge(judge)  # once: a local model loads (lazily) once for all jobs
-    frames = [run(j.split, j.protocol, judge_obj, limit=j.limit, replay_only=replay_only,
-                  progress=progress) for j in job_list]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    rows = [row for j in job_list
+            for row in run(j.split, j.protocol, judge_obj, limit=j.limit,
+                           replay_only=replay_only, progress=progress).to_dict("records")]
+    return pd.DataFrame.from_records(rows)  # one frame: dtypes inferred over every row

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import matplotlib
 import pandas as pd
 
 from tjb_lib import paths
@@ -34,5 +35,6 @@ def save_figure(fig, name: str, out_dir: Path | None = None) -> tuple[Path, Path
     out_dir.mkdir(parents=True, exist_ok=True)
     png, svg = out_dir / f"{name}.png", out_dir / f"{name}.svg"
     fig.savefig(png, dpi=150, bbox_inches="tight", metadata={"Software": None})
-    fig.savefig(svg, bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    with matplotlib.rc_context({"svg.hashsalt": name}):  # stable element ids across reruns
+        fig.savefig(svg, bbox_inches="tight", metadata={"Date": None, "Creator": None})
     return png, svg

@@ -92,7 +92,7 @@ def headline(cmp: pd.DataFrame, label: str, where: dict) -> str:
             + f" ({len(paper)} judge{'s' if len(paper) != 1 else ''})") if len(paper) \
         else "paper n/a"
     if "ours" not in sub.columns or pd.isna(o["ours"]):
-        return f"{label}: ours not run; {ptxt}"
+        return f"{label}: ours n/a (nothing to measure here: no labels or no rationale text); {ptxt}"
     ci = (f" [{_num(o['ours_low'])}, {_num(o['ours_high'])}]"
           if "ours_low" in sub.columns and pd.notna(o["ours_low"]) else "")
     inside = ""
@@ -103,8 +103,45 @@ def headline(cmp: pd.DataFrame, label: str, where: dict) -> str:
     return f"{label}: ours {_num(o['ours'])}{ci} (n={int(o['n'])}) vs {ptxt}{inside}"
 
 
+def _frontier(t: pd.DataFrame) -> str:
+    t = t[t["rule"] == t["rule"].iloc[0]].sort_values("threshold")
+    lo, hi = t.iloc[0], t.iloc[-1]
+    return (f"{lo['rule']} rule at {lo['level']}, threshold {_num(lo['threshold'], 2)} → "
+            f"{_num(hi['threshold'], 2)}: equivalent-pair Tie {_num(lo['equivalent_tie'])} → "
+            f"{_num(hi['equivalent_tie'])}%, moderate better-plain "
+            f"{_num(lo['moderate_better_plain'])} → {_num(hi['moderate_better_plain'])}%")
+
+
+def _calibration(t: pd.DataFrame) -> str:
+    return "; ".join(f"{r.level} {r.correction}: control first-position win "
+                     f"{_num(r.control_first_position)}%, moderate better-plain "
+                     f"{_num(r.moderate_better_plain)}%, Tie {_num(r.moderate_tie)}%"
+                     for r in t.itertuples())
+
+
+def _power(t: pd.DataFrame) -> str:
+    need = t[t["kind"] == "pairs_needed"].dropna(subset=["pairs_needed"])
+    return "pairs needed for 80% power at alpha 0.05: " + ", ".join(
+        f"{_num(r.drop_points, 0)}-point drop ({r.scenario}) {int(r.pairs_needed)}"
+        for r in need.itertuples())
+
+
+def _rationale(t: pd.DataFrame) -> str:
+    ours = t[t["source"] != "paper"]
+    n = int(ours["n_rationales"].fillna(0).sum()) if len(ours) else 0
+    return (f"{n} of our verdicts carry a rationale" + ("" if n else
+            " (scored verdicts have none); the paper's rates are shown for reference"))
+
+
+#: readings of the tables beyond the paper, by name
+_BEYOND = {"beyond_tie_frontier": _frontier, "beyond_order_calibration": _calibration,
+           "beyond_power": _power, "beyond_table_a20": _rationale}
+
+
 def reading(name: str, table: pd.DataFrame) -> str:
     """The one-line reading of one written table."""
+    if name in _BEYOND and len(table):
+        return _BEYOND[name](table)
     if name in HEADLINES and {"paper", "ours"} <= set(table.columns):
         return "; ".join(headline(table, label, where) for label, where in HEADLINES[name])
     if name == "table_1" and "pairs" in table.columns:
@@ -158,8 +195,10 @@ def build(tables_dir: Path | None = None, figures_dir: Path | None = None,
         lines += ["", "## Other tables", ""]
         for name in others:
             table = pd.read_csv(tables_dir / f"{name}.csv")
-            lines.append(f"- **{name}** ([table]({rel(tables_dir / f'{name}.md')})): "
-                         f"{reading(name, table)}")
+            links = [f"[table]({rel(tables_dir / f'{name}.md')})"]
+            if (figures_dir / f"{name}.png").exists():
+                links.append(f"[figure]({rel(figures_dir / f'{name}.png')})")
+            lines.append(f"- **{name}** ({', '.join(links)}): {reading(name, table)}")
     if judges:
         lines += ["", f"Judges in these tables: {', '.join(sorted(judges))}."]
     return "\n".join(lines) + "\n"

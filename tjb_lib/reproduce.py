@@ -39,7 +39,26 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
                             progress_bar=False, request_save_on_cell_execute=False)
     finally:
         staged.unlink(missing_ok=True)
+        if target.exists():
+            _relative_paths(target, source)
     return target
+
+
+def _relative_paths(executed: Path, source: Path) -> None:
+    """The executed copy names the source, not this machine: papermill records absolute paths
+    in its metadata, and warnings print them."""
+    import nbformat
+
+    nb = nbformat.read(executed, as_version=4)
+    meta = nb.metadata.get("papermill", {})
+    meta["input_path"] = f"notebooks/{source.name}"
+    meta["output_path"] = f"outputs/notebooks/{executed.name}"
+    root = str(paths.ROOT) + "/"
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if isinstance(out.get("text"), str):
+                out["text"] = out["text"].replace(root, "")
+    nbformat.write(nb, executed)
 
 
 def reproduce(only: str | None = None, replay_only: bool = False, judge: str | None = None,
@@ -70,4 +89,14 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
                   file=sys.stderr)
             return 1
         print(f"{source.name:40s} ok  {time.perf_counter() - t0:6.1f} s")
+    report = write_report(outputs_dir)
+    print(f"{report} indexes every table and figure")
     return 0
+
+
+def write_report(outputs_dir: str | Path | None = None) -> Path:
+    """outputs/REPORT.md from every table and figure written so far (after all notebooks)."""
+    from tjb_lib import report_index
+
+    base = Path(outputs_dir).resolve() if outputs_dir else paths.OUTPUTS
+    return report_index.write(base / "tables", base / "figures", base / "REPORT.md")
