@@ -8,12 +8,11 @@ attempts; the key is read from the environment only when the client is made.
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 from tjb_lib.judges.base import Judge
 from tjb_lib.judges.openai_api import base_url_host, read_api_key, sdk_version
-from tjb_lib.judges.retry import GiveUp, RetryPolicy, call_with_retry
+from tjb_lib.judges.retry import RetryPolicy, retried_response
 from tjb_lib.records import Request, Response, stable_hash
 
 ANTHROPIC_PARAMS = ("temperature", "top_p")
@@ -109,19 +108,5 @@ class AnthropicJudge(Judge):
         sampling = {k: body.pop(k) for k in ANTHROPIC_PARAMS if k in body}
         client = self.client
         key = stable_hash({"judge": self.identity(), "request": request.to_dict()})
-        start = time.monotonic()
-        try:
-            message, attempts, history = call_with_retry(
-                lambda: client.messages.create(**body, extra_body=sampling or None),
-                self.retry, key, self._secrets())
-        except GiveUp as g:
-            return Response(status="failed", error=g.error, attempts=g.attempts,
-                            latency_s=time.monotonic() - start,
-                            meta={"retry_log": g.history, "error_kind": g.decision.kind,
-                                  "status_code": g.decision.status_code})
-        response = self.parse_reply(message.model_dump())
-        response.attempts = attempts
-        response.latency_s = time.monotonic() - start
-        if history:
-            response.meta["retry_log"] = history
-        return response
+        return retried_response(lambda: client.messages.create(**body, extra_body=sampling or None),
+                                self.parse_reply, self.retry, key, self._secrets())

@@ -12,12 +12,11 @@ import math
 import os
 import re
 import threading
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
 from tjb_lib.judges.base import Judge
-from tjb_lib.judges.retry import GiveUp, RetryPolicy, call_with_retry
+from tjb_lib.judges.retry import RetryPolicy, retried_response
 from tjb_lib.records import LABELS, Request, Response, stable_hash
 
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
@@ -227,18 +226,5 @@ class OpenAIJudge(Judge):
         body = self.request_body(request)
         client = self.client
         key = stable_hash({"judge": self.identity(), "request": request.to_dict()})
-        start = time.monotonic()
-        try:
-            completion, attempts, history = call_with_retry(
-                lambda: client.chat.completions.create(**body), self.retry, key, self._secrets())
-        except GiveUp as g:
-            return Response(status="failed", error=g.error, attempts=g.attempts,
-                            latency_s=time.monotonic() - start,
-                            meta={"retry_log": g.history, "error_kind": g.decision.kind,
-                                  "status_code": g.decision.status_code})
-        response = self.parse_reply(completion.model_dump())
-        response.attempts = attempts
-        response.latency_s = time.monotonic() - start
-        if history:
-            response.meta["retry_log"] = history
-        return response
+        return retried_response(lambda: client.chat.completions.create(**body),
+                                self.parse_reply, self.retry, key, self._secrets())

@@ -174,3 +174,25 @@ def call_with_retry(fn: Callable[[], T], policy: RetryPolicy, key: str = "",
             entry["delay_s"] = round(delay, 6)
             history.append(entry)
             policy.sleep(delay)
+
+
+def retried_response(send: Callable[[], Any], parse: Callable[[dict], "Response"],
+                     policy: RetryPolicy, key: str, secrets: tuple[str, ...]) -> "Response":
+    """One API call under the retry policy, as a Response: the parsed reply with its attempts
+    and retry log, or, after the give-up limit, a recorded failure (never raised)."""
+    from tjb_lib.records import Response
+
+    start = time.monotonic()
+    try:
+        reply, attempts, history = call_with_retry(send, policy, key, secrets)
+    except GiveUp as g:
+        return Response(status="failed", error=g.error, attempts=g.attempts,
+                        latency_s=time.monotonic() - start,
+                        meta={"retry_log": g.history, "error_kind": g.decision.kind,
+                              "status_code": g.decision.status_code})
+    response = parse(reply.model_dump())
+    response.attempts = attempts
+    response.latency_s = time.monotonic() - start
+    if history:
+        response.meta["retry_log"] = history
+    return response
