@@ -49,7 +49,8 @@ from tjb_lib.report import paper_table, save_figure, write_table
 compare.check_parameters(judge, scale)
 tables, figures = compare.output_dirs(outputs_dir)
 
-FLOATS = ["table_a14", "table_a19", "table_a11", "table_a16"]  # equivalence, soft, moderate, controls
+# equivalence (the whole ladder), soft, moderate, controls
+FLOATS = ["table_a14", "beyond_frontier", "table_a19", "table_a11", "table_a16"]
 rows = plan.run_jobs(plan.jobs(FLOATS, scale), judge, replay_only=replay_only, progress=False)
 rows = rows[rows["judge"] == judge]
 print(f"{len(rows)} verdict rows of {judge}:")
@@ -97,7 +98,7 @@ ax.scatter(both["equivalent_cited"], both["moderate_better_plain"], color="#c44e
 for (x, y), g in both.groupby(["equivalent_cited", "moderate_better_plain"]):
     ax.annotate(", ".join(g["level"]), (x, y), textcoords="offset points", xytext=(6, 4))
 only_moderate = ladder[ladder["equivalent_cited"].isna() & ladder["moderate_better_plain"].notna()]
-for y, g in only_moderate.groupby("moderate_better_plain"):  # no equivalence run at L1-L3
+for y, g in only_moderate.groupby("moderate_better_plain"):  # a level without equivalence rows
     ax.axhline(y, color="#c44e52", lw=0.8, ls=":")
     ax.annotate(f"{', '.join(g['level'])} (moderate only)", (0, y), textcoords="offset points",
                 xytext=(2, -10), fontsize=8, color="#c44e52")
@@ -125,9 +126,9 @@ plt.show()
 # Reading the figure: a threshold that removes the cited-win rate on equivalence pairs also
 # moves moderate-gap verdicts into Tie, because the rule is blind to the tier. Where the curve
 # runs *above* a ladder point, a threshold on the plain prompt keeps more resolution than that
-# prompt level at the same suppression; where it runs below, the prompt does better. Levels
-# L1–L3 have moderate runs only (the plan judges equivalence pairs at L0 and L4), so they are
-# drawn as horizontal lines.
+# prompt level at the same suppression; where it runs below, the prompt does better. A level
+# with moderate rows but no equivalence rows (another judge's partial run) is drawn as a
+# horizontal line.
 #
 # A caution for the embedded judge: a 135M model prefers slot A, so its cited-win rate on
 # equivalence pairs is mostly position, not citation (the cited side is in slot A in half of the

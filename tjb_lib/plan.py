@@ -57,6 +57,9 @@ TABLE_RUNS: dict[str, list[tuple[str, str]]] = {
     "table_a17": [("ranking_hotpotqa", "L0"), ("ranking_hotpotqa", "L3"),
                   ("ranking_hotpotqa", "trace_v2")],
 }
+#: beyond the paper: the whole ladder on equivalence pairs, so that each prompt level is a full
+#: (suppression, resolution) point beside the tie-threshold frontier (notebook 09)
+TABLE_RUNS["beyond_frontier"] = _ladder("mechanical_hotpotqa")
 TABLE_RUNS["figure_2"] = TABLE_RUNS["table_a14"]
 TABLE_RUNS["figure_3"] = TABLE_RUNS["table_a11"] + TABLE_RUNS["table_a12"]
 TABLE_RUNS["figure_a1"] = TABLE_RUNS["table_a19"]

@@ -44,17 +44,26 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
     return target
 
 
+_CLOCK_KEYS = ("start_time", "end_time", "duration")
+
+
 def _relative_paths(executed: Path, source: Path) -> None:
-    """The executed copy names the source, not this machine: papermill records absolute paths
-    in its metadata, and warnings print them."""
+    """The executed copy names the source, not this machine (papermill records absolute paths
+    and warnings print them), and carries no clock readings, so a rerun that computes the same
+    results writes the same file."""
     import nbformat
 
     nb = nbformat.read(executed, as_version=4)
     meta = nb.metadata.get("papermill", {})
     meta["input_path"] = f"notebooks/{source.name}"
     meta["output_path"] = f"outputs/notebooks/{executed.name}"
+    for key in _CLOCK_KEYS:
+        meta.pop(key, None)
     root = str(paths.ROOT) + "/"
     for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        for key in _CLOCK_KEYS:
+            cell.metadata.get("papermill", {}).pop(key, None)
         for out in cell.get("outputs", []):
             if isinstance(out.get("text"), str):
                 out["text"] = out["text"].replace(root, "")
