@@ -31,7 +31,10 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
     out_dir = Path(out_dir or paths.NOTEBOOK_OUT)
     out_dir.mkdir(parents=True, exist_ok=True)
     staged = out_dir / f".{source.stem}.input.ipynb"
-    jupytext.write(jupytext.read(source), staged)
+    nb = jupytext.read(source)
+    for i, cell in enumerate(nb.cells):  # stable ids (jupytext draws random ones)
+        cell.id = f"cell-{i:03d}"
+    jupytext.write(nb, staged)
     target = out_dir / f"{source.stem}.ipynb"
     try:
         pm.execute_notebook(str(staged), str(target), parameters=parameters or {},
