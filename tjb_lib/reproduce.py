@@ -31,10 +31,7 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
     out_dir = Path(out_dir or paths.NOTEBOOK_OUT)
     out_dir.mkdir(parents=True, exist_ok=True)
     staged = out_dir / f".{source.stem}.input.ipynb"
-    nb = jupytext.read(source)
-    for i, cell in enumerate(nb.cells):  # stable ids (jupytext draws random ones)
-        cell.id = f"cell-{i:03d}"
-    jupytext.write(nb, staged)
+    jupytext.write(jupytext.read(source), staged)
     target = out_dir / f"{source.stem}.ipynb"
     try:
         pm.execute_notebook(str(staged), str(target), parameters=parameters or {},
@@ -63,7 +60,8 @@ def _relative_paths(executed: Path, source: Path) -> None:
     for key in _CLOCK_KEYS:
         meta.pop(key, None)
     root = str(paths.ROOT) + "/"
-    for cell in nb.cells:
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"cell-{i:03d}"  # jupytext and papermill draw random ids
         cell.metadata.pop("execution", None)
         for key in _CLOCK_KEYS:
             cell.metadata.get("papermill", {}).pop(key, None)
