@@ -59,6 +59,7 @@ def _relative_paths(executed: Path, source: Path) -> None:
     meta["output_path"] = f"outputs/notebooks/{executed.name}"
     for key in _CLOCK_KEYS:
         meta.pop(key, None)
+    nb.metadata.pop("widgets", None)  # widget state lives in a running kernel, ids are random
     root = str(paths.ROOT) + "/"
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i:03d}"  # jupytext and papermill draw random ids
@@ -66,6 +67,7 @@ def _relative_paths(executed: Path, source: Path) -> None:
         for key in _CLOCK_KEYS:
             cell.metadata.get("papermill", {}).pop(key, None)
         for out in cell.get("outputs", []):
+            out.get("data", {}).pop("application/vnd.jupyter.widget-view+json", None)
             if isinstance(out.get("text"), str):
                 out["text"] = out["text"].replace(root, "")
     nbformat.write(nb, executed)
