@@ -114,3 +114,16 @@ def test_unknown_judge_stops_the_notebook_with_a_one_line_message(tmp_path):
     assert "\n" not in err.value.evalue
     assert err.value.exec_count <= 3  # the parameter check, not a traceback deep in a run
     assert not (tmp_path / "o" / "tables").exists()
+
+
+def test_an_executed_notebook_is_the_same_file_when_rerun_and_names_no_machine_path(tmp_path):
+    from tjb_lib.reproduce import execute
+
+    params = {"replay_only": True, "outputs_dir": str(tmp_path / "o")}
+    first = execute(_source("01_human_validation"), parameters=params,
+                    out_dir=tmp_path / "nb").read_bytes()
+    again = execute(_source("01_human_validation"), parameters=params,
+                    out_dir=tmp_path / "nb").read_bytes()
+    assert first == again
+    assert str(paths.ROOT).encode() not in first
+    assert b'"start_time"' not in first and b'"duration"' not in first
