@@ -21,7 +21,7 @@ from tjb_lib.judges.openai_api import (MissingAPIKey, OpenAIJudge, base_url_kind
 from tjb_lib.judges.retry import RetryPolicy, classify, parse_retry_after
 from tjb_lib.records import Request
 
-FAKE_KEY = "sk-test-FAKEKEY1234567890abcdef"
+from fault_server import FAKE_KEY  # noqa: E402
 SYSTEM = "You are an impartial judge of two answers."
 
 

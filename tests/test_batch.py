@@ -13,7 +13,7 @@ from tjb_lib.judges.openai_api import OpenAIJudge
 from tjb_lib.judges.retry import RetryPolicy
 from tjb_lib.records import Request, Response
 
-FAKE_KEY = "sk-test-FAKEKEY1234567890abcdef"
+from fault_server import FAKE_KEY  # noqa: E402
 
 
 def req(winner: str, extra: str = "") -> Request:

@@ -14,7 +14,7 @@ from tjb_lib.judges.openai_api import OpenAIJudge
 from tjb_lib.judges.retry import RetryPolicy, redact
 from tjb_lib.records import Request, stable_hash
 
-FAKE_KEY = "sk-test-FAKEKEY1234567890abcdef"
+from fault_server import FAKE_KEY  # noqa: E402
 FRAGMENT = "FAKEKEY1234567890"  # a masked-but-partial leak would still show this
 
 FAULTS = ["ok", {"kind": "429", "retry_after": "1"}, "auth_echo", "500", "truncated_json"]
@@ -105,4 +105,5 @@ def test_no_file_written_under_outputs_contains_the_key(fault_server, judges, tm
 def test_redact_masks_key_shaped_strings_and_given_secrets():
     assert redact(f"bad key {FAKE_KEY} given") == "bad key sk-*** given"
     assert redact("Bearer abcdef123456", ("abcdef123456",)) == "Bearer ***"
-    assert redact("sk-ant-api03-ZZZZZZZZZZ rejected") == "sk-ant-*** rejected"
+    key = "-".join(("sk", "ant", "api03", "ZZZZZZZZZZ"))  # no key-shaped literal in the repo
+    assert redact(f"{key} rejected") == "sk-ant-*** rejected"
