@@ -244,3 +244,12 @@ def test_real_smollm2_converts_once_reuses_the_cache_and_scores_real_prompts():
           f"reload_s={t_reload:.2f} forward_s={t_forward:.2f} ({first.input_tokens} tokens) "
           f"generate20_s={t_generate:.2f}\n[smollm2] {source}: verdicts={verdicts} "
           f"label_mass={[round(m, 3) for m in masses]} p_a={[round(r.label_probs['A'], 3) for r in out]}")
+
+
+def test_rationales_on_request_generate_the_verdict_as_text_under_their_own_identity():
+    plain = make_judge()
+    judge = make_judge(params={"rationales": True})
+    assert judge.identity() != plain.identity()  # never served from the scored verdicts' cache
+    r = judge.complete(pair_requests()[0])
+    assert r.status == "ok" and r.label_probs is None
+    assert isinstance(r.text, str) and r.output_tokens > 0

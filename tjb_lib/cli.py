@@ -55,6 +55,9 @@ def parser() -> argparse.ArgumentParser:
                    help="parallel judge calls (default: the judge's max_concurrency)")
     j.add_argument("--batch", action="store_true",
                    help="send the calls through the provider's batch API first (OpenAI, Anthropic)")
+    j.add_argument("--rationales", action="store_true",
+                   help="local judges: generate each verdict as JSON with its reason (for the "
+                        "rationale keyword audit) instead of scoring label probabilities")
     j.add_argument("--replay-only", action="store_true",
                    help="answer only from stored calls; fail naming the first missing comparison")
     j.set_defaults(func=_judge)

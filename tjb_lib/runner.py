@@ -89,12 +89,19 @@ def _msg(e: BaseException) -> str:
 
 
 def _resolve_judge(judge: Judge | str, base_url: str | None = None,
-                   model: str | None = None) -> Judge:
+                   model: str | None = None, rationales: bool = False) -> Judge:
     if isinstance(judge, Judge):
         return judge
-    from tjb_lib.judges.catalog import get_judge
+    from tjb_lib.judges.catalog import find_spec, get_judge
 
     try:
+        if rationales:  # local judges score without text unless asked to write their reasons
+            if base_url or find_spec(judge).backend != "local_hf":
+                raise ValueError("--rationales is for local judges; API judges always "
+                                 "return their reason")
+            j = get_judge(judge, model=model, params={"rationales": True})
+            j.name = f"{j.name}-rationales"  # its own outputs folder beside the scored verdicts
+            return j
         return get_judge(judge, base_url=base_url, model=model)
     except (KeyError, ValueError) as e:
         raise RunError(f"judge {judge!r}: {_msg(e)}") from e
@@ -418,7 +425,8 @@ def run_judge_cli(args) -> int:
     """``python -m tjb_lib judge ...``: one-line errors (exit 2) for names a person can fix."""
     try:
         plan(args.split, args.protocol, args.limit)  # validate names before loading a judge
-        judge = _resolve_judge(args.judge, base_url=args.base_url, model=args.model)
+        judge = _resolve_judge(args.judge, base_url=args.base_url, model=args.model,
+                               rationales=getattr(args, "rationales", False))
         df = run(args.split, args.protocol, judge, limit=args.limit,
                  concurrency=args.concurrency, replay_only=getattr(args, "replay_only", False),
                  batch=getattr(args, "batch", False))

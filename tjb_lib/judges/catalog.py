@@ -96,6 +96,8 @@ def get_judge(name: str, base_url: str | None = None, model: str | None = None, 
     if base_url:
         return _compatible_judge(name, base_url, model, overrides)
     spec = find_spec(name)
+    if spec.backend == "local_hf":  # a local judge records its own decoding settings
+        return _local_judge(spec, model, overrides)
     params = {**spec.params, **overrides.pop("params", {})}
     if spec.backend in ("openai", "openai_compatible"):
         from tjb_lib.judges.openai_api import OpenAIJudge
@@ -107,7 +109,7 @@ def get_judge(name: str, base_url: str | None = None, model: str | None = None, 
         return AnthropicJudge(spec.name, model or spec.model,
                               api_key_env=overrides.pop("api_key_env", spec.api_key_env),
                               params=params, **overrides)
-    return _local_judge(spec, model, overrides)
+    raise ValueError(f"{spec.name}: unknown backend {spec.backend!r}")
 
 
 def _compatible_judge(name: str, base_url: str, model: str | None, overrides: dict) -> Judge:

@@ -173,7 +173,11 @@ class LocalHFJudge(Judge):
             if req.temperature not in (0, 0.0):
                 raise ValueError(f"request {i}: local_hf decodes greedily (temperature 0); "
                                  f"got temperature={req.temperature}")
-            if req.kind == "verdict":
+            if req.kind == "verdict" and self.params.get("rationales"):
+                # rationales on request: the verdict is generated as JSON text with its reason
+                # (for the keyword audit), parsed like an API reply, at generation's cost
+                out[i] = self._generate(req)
+            elif req.kind == "verdict":
                 verdict_idx.append(i)
             elif req.kind == "text":
                 out[i] = self._generate(req)

@@ -141,7 +141,7 @@ def lazy_smollm2_judge(name: str = "smollm2", **kwargs):
     """The embedded judge, loaded (and converted, the first time) only when a call is made."""
     from tjb_lib.judges.local_hf import LABEL_PREFIX, LazyLocalJudge, local_params
 
-    kwargs.setdefault("params", dict(GENERATION_PARAMS))
+    kwargs["params"] = {**GENERATION_PARAMS, **(kwargs.get("params") or {})}
     params = local_params(kwargs.get("label_prefix", LABEL_PREFIX), "float32", kwargs["params"])
     model_id = f"{UPSTREAM}@{DIST}=={package_version()}:{GGUF_NAME}"
     return LazyLocalJudge(name, model_id, params, lambda: load_smollm2_judge(name, **kwargs),
@@ -151,7 +151,7 @@ def lazy_smollm2_judge(name: str = "smollm2", **kwargs):
 def load_smollm2_judge(name: str = "smollm2", *, device: str = "cpu", folder: Path | None = None,
                        **judge_kwargs):
     """The embedded default judge, converted on first use and loaded offline afterwards."""
-    judge_kwargs.setdefault("params", dict(GENERATION_PARAMS))
+    judge_kwargs["params"] = {**GENERATION_PARAMS, **(judge_kwargs.get("params") or {})}
     from tjb_lib.judges.local_hf import load_local_hf
 
     ckpt, converted = ensure_checkpoint(folder)
