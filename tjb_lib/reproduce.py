@@ -40,14 +40,14 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
     finally:
         staged.unlink(missing_ok=True)
         if target.exists():
-            _relative_paths(target, source)
+            _stable_record(target, source)
     return target
 
 
 _CLOCK_KEYS = ("start_time", "end_time", "duration")
 
 
-def _relative_paths(executed: Path, source: Path) -> None:
+def _stable_record(executed: Path, source: Path) -> None:
     """The executed copy names the source, not this machine (papermill records absolute paths
     and warnings print them), and carries no clock readings, so a rerun that computes the same
     results writes the same file."""
@@ -109,6 +109,7 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
 def write_report(outputs_dir: str | Path | None = None) -> Path:
     """outputs/REPORT.md from every table and figure written so far (after all notebooks)."""
     from tjb_lib import report_index
+    from tjb_lib.compare import output_dirs
 
-    base = Path(outputs_dir).resolve() if outputs_dir else paths.OUTPUTS
-    return report_index.write(base / "tables", base / "figures", base / "REPORT.md")
+    tables, figures = output_dirs(Path(outputs_dir).resolve() if outputs_dir else None)
+    return report_index.write(tables, figures, tables.parent / "REPORT.md")
