@@ -12,6 +12,12 @@ from typing import Any
 from tjb_lib.records import Request, Response
 
 
+class FatalJudgeError(RuntimeError):
+    """A judge can never answer as configured: no retry or rerun helps (missing key, unusable
+    base URL, a request the provider rejects with 400/401/403/404). The runner stops at the first
+    one with this message and a non-zero exit, and records no verdict row as failed for it."""
+
+
 class Judge(ABC):
     #: "openai" | "anthropic" | "openai_compatible" | "local_hf"
     backend: str = ""
