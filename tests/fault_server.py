@@ -4,8 +4,9 @@ The API judges are tested with the real SDKs talking over HTTP to this server, n
 client. It answers a deterministic verdict computed from the prompt, records every request it
 receives (path, headers, body and a hash of the body, so duplicate calls can be counted), and
 injects the faults a long judging run meets: 429 with Retry-After, 5xx, a reply slower than the
-client timeout, a dropped connection, and replies that do not parse (truncated JSON, prose, an
-unknown label). It also implements, minimally but over HTTP, the OpenAI files + batches endpoints
+client timeout, a dropped connection, replies that do not parse (truncated JSON, prose, an
+unknown label), a reply whose ``content`` field has any shape (``Fault("content", content=5)``)
+and a 200 whose body is not JSON or is cut off (``Fault("body", body='{"choi')``). It also implements, minimally but over HTTP, the OpenAI files + batches endpoints
 and Anthropic's message batches.
 
 Faults come from a script (``server.script([...])``, consumed one per model call, in order) or
@@ -33,7 +34,7 @@ from typing import Any, Callable
 #: key-shaped literal sits in the repository
 FAKE_KEY = "-".join(("sk", "test", "FAKEKEY1234567890abcdef"))
 FAULT_KINDS = ("ok", "429", "500", "503", "529", "slow", "drop", "truncated_json", "prose",
-               "unknown_label", "auth_echo")
+               "unknown_label", "auth_echo", "content", "body")
 MODEL_PATHS = ("/v1/chat/completions", "/v1/messages")
 SNAPSHOT_SUFFIX = "-2025-01-01"  # the "returned snapshot" the server reports for any model
 PROSE = "Both answers have their merits and it is hard to say which one is preferable here."
@@ -51,6 +52,8 @@ class Fault:
     delay_s: float = 2.0            # slow only: how long to wait before answering
     path: str | None = None
     echo: str = ""                  # auth_echo only: filled with the key header the call sent
+    content: Any = None             # content only: the reply's ``content`` field, any JSON value
+    body: str = ""                  # body only: the whole 200 body, sent as it is
 
     def __post_init__(self) -> None:
         if self.kind not in FAULT_KINDS:
@@ -216,7 +219,9 @@ class FaultServer:
         m = _FAULT_MARK.search(prompt) if model_call else None
         return Fault(m.group(1)) if m else Fault("ok")
 
-    def _content(self, fault: Fault, label: str) -> str:
+    def _content(self, fault: Fault, label: str) -> Any:
+        if fault.kind == "content":
+            return fault.content
         if fault.kind == "truncated_json":
             return '{"winner": "%s", "reason": "the first answer cites' % label
         if fault.kind == "prose":
@@ -264,7 +269,7 @@ class FaultServer:
         choice: dict[str, Any] = {"index": 0, "finish_reason": "stop",
                                   "message": {"role": "assistant", "content": content,
                                               "refusal": None}}
-        if body.get("logprobs"):
+        if body.get("logprobs") and isinstance(content, str):
             choice["logprobs"] = self._logprobs(content, label, int(body.get("top_logprobs") or 1))
         else:
             choice["logprobs"] = None
@@ -273,8 +278,8 @@ class FaultServer:
             "created": int(time.time()), "model": body.get("model", "") + SNAPSHOT_SUFFIX,
             "system_fingerprint": "fp_faultserver", "choices": [choice],
             "usage": {"prompt_tokens": len(prompt.split()),
-                      "completion_tokens": len(tokenize(content)),
-                      "total_tokens": len(prompt.split()) + len(tokenize(content))}}
+                      "completion_tokens": _n_tokens(content),
+                      "total_tokens": len(prompt.split()) + _n_tokens(content)}}
 
     def message(self, body: dict[str, Any], fault: Fault) -> tuple[int, dict, Any]:
         """(status, headers, payload) for one Anthropic Messages body under one fault."""
@@ -284,12 +289,12 @@ class FaultServer:
         prompt = _prompt_of(body)
         label = self.verdict_rule(prompt)
         content = self._content(fault, label)
+        blocks = content if fault.kind == "content" else [{"type": "text", "text": content}]
         return 200, {}, {
             "id": "msg_" + uuid.uuid4().hex[:12], "type": "message", "role": "assistant",
             "model": body.get("model", "") + SNAPSHOT_SUFFIX,
-            "content": [{"type": "text", "text": content}], "stop_reason": "end_turn",
-            "stop_sequence": None,
-            "usage": {"input_tokens": len(prompt.split()), "output_tokens": len(tokenize(content))}}
+            "content": blocks, "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": len(prompt.split()), "output_tokens": _n_tokens(content)}}
 
     def _error(self, fault: Fault, dialect: str) -> tuple[int, dict, Any] | None:
         codes = {"429": (429, "rate_limit_error", "Rate limit reached"),
@@ -366,6 +371,10 @@ class FaultServer:
         return fid
 
 
+def _n_tokens(content: Any) -> int:
+    return len(tokenize(content if isinstance(content, str) else json.dumps(content)))
+
+
 def _log(p: float) -> float:
     return math.log(p)
 
@@ -428,6 +437,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if fault.kind == "auth_echo":
             fault.echo = self.headers.get("x-api-key") or self.headers.get("authorization", "")
+        if fault.kind == "body":
+            return self._reply(200, None, raw=fault.body.encode())
         fn = srv.chat_completion if path == "/v1/chat/completions" else srv.message
         status, headers, payload = fn(body, fault)
         self._reply(status, payload, headers)
