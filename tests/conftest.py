@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from tjb_lib.judges import vllm_server as vllm
+
 try:  # tests/ on sys.path (pytest's default rootdir-less import) or the repo root
     from fault_server import FaultServer
 except ModuleNotFoundError:  # pragma: no cover - when tests/ becomes a package
@@ -17,3 +19,18 @@ def fault_server():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def vllm_server(tmp_path_factory):
+    """One real vLLM server (CPU build, its own venv) serving the embedded judge's weights, shared
+    by every test that asks for it; skipped with the reason only when vLLM is not installed."""
+    if vllm.vllm_python() is None:
+        pytest.skip(vllm.missing_reason())
+    server = vllm.embedded_judge_server(log_path=tmp_path_factory.mktemp("vllm") / "server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        assert not vllm.group_alive(server.pid), f"vLLM processes outlived stop(); see {server.log_path}"
