@@ -38,7 +38,7 @@ compare.check_parameters(judge, scale)
 tables, figures = compare.output_dirs(outputs_dir)
 
 # %%
-from tjb_lib.explore import label_sets
+from tjb_lib.annotate import label_sets
 
 found = label_sets()
 print({f["stem"]: sorted(f["annotators"]) for f in found} or

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import compare, explore, frontier, metrics, plan, rationale
+from tjb_lib import compare, explore, frontier, metrics, plan, power, rationale
 from tjb_lib.report import paper_table, save_figure, write_table
 
 compare.check_parameters(judge, scale)
@@ -222,14 +222,14 @@ for level in levels:
 moderate = rows[rows["target_relation"] == "quality_moderate"]
 contrast = metrics.paired_contrast(moderate, {"level": "L0"}, {"level": "L4"}, outcome="plain",
                                    by=("judge", "split"), seed=seed)
-churn = explore.contrast_churn(contrast)
+churn = power.contrast_churn(contrast)
 display(churn[["judge", "split", "n", "rate_a", "rate_b", "difference", "difference_low",
                "difference_high", "mcnemar_p", "discordance", "extra_churn"]].round(3))
 obs = churn.iloc[0]
 drops = [0.05, 0.10, 0.20, 0.30, 0.50]
 if obs["drop"] > 0:
     drops = sorted(set(drops) | {round(float(obs["drop"]), 3)})
-plan_table = explore.power_plan(float(obs["p_before"]), drops,
+plan_table = power.power_plan(float(obs["p_before"]), drops,
                                 extra_churn=float(obs["extra_churn"]), seed=seed)
 if plan_table.empty:
     display(Markdown(f"*The observed L0 better-plain rate is {100 * obs['p_before']:.1f}%: "
@@ -238,12 +238,10 @@ else:
     display(plan_table.round(3))
 
 # %%
-from tjb_lib import power as pw
-
 grid = [5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500]
 curves = []
 for drop in [d for d in (0.05, 0.10, 0.20, 0.30) if d <= obs["p_before"]]:
-    pc = pw.power_curve(float(obs["p_before"]), float(obs["p_before"]) - drop, grid, seed=seed)
+    pc = power.power_curve(float(obs["p_before"]), float(obs["p_before"]) - drop, grid, seed=seed)
     curves.append(pc.assign(drop_points=100 * drop, scenario="one-way"))
 power_table = pd.concat([plan_table.assign(kind="pairs_needed"),
                          *(c.assign(kind="power_curve", p_before=obs["p_before"])
@@ -289,7 +287,7 @@ plt.show()
 # %%
 equivalence = rows[rows["target_relation"] == "equivalent"]
 ours = rationale.keyword_rates(equivalence, by=("judge", "split", "decision_type"))
-a20 = explore.a20_beside_paper(ours, paper_table("table_a20"))
+a20 = rationale.a20_beside_paper(ours, paper_table("table_a20"))
 write_table(a20, "beyond_table_a20", tables)  # 02 writes the paper float
 display(a20.round(1))
 

@@ -41,7 +41,7 @@ from IPython.display import Markdown, display
 
 from pathlib import Path
 
-from tjb_lib import annotate, compare, explore, paths
+from tjb_lib import annotate, compare, paths
 from tjb_lib.pairs import load_split
 from tjb_lib.report import paper_table, write_table
 
@@ -106,7 +106,7 @@ display(pd.DataFrame([{"column": q.column, "question": q.text, "answers": " | ".
 # the side it names (cited or plain), so the statistics read in the paper's terms.
 
 # %%
-found = explore.label_sets(paths.HUMAN_VALIDATION)
+found = annotate.label_sets(paths.HUMAN_VALIDATION)
 if not found:
     display(Markdown(
         "**No filled workbooks in `data/human_validation/labels/`.** The compendium ships no "

@@ -322,3 +322,20 @@ def test_exporting_twice_gives_byte_identical_workbooks(tmp_path):
     b = annotate.export_workbooks(pairs, "natural", tmp_path / "b", seed=3)
     for k in ("xlsx", "csv", "key"):
         assert a[k].read_bytes() == b[k].read_bytes()
+
+
+def test_label_sets_pair_each_key_with_its_filled_workbooks(tmp_path):
+    (tmp_path / "graded_workbook.key.csv").write_text("item_id\n", encoding="utf-8")
+    (tmp_path / "natural_workbook.key.csv").write_text("item_id\n", encoding="utf-8")
+    folder = tmp_path / "labels" / "graded_workbook"
+    folder.mkdir(parents=True)
+    for name in ("R1.xlsx", "R2.csv", "ADJ.xlsx", "~$R1.xlsx", "notes.txt"):
+        (folder / name).write_text("", encoding="utf-8")
+    sets = annotate.label_sets(tmp_path)
+    assert len(sets) == 1  # the natural key has no filled workbook yet
+    s = sets[0]
+    assert s["stem"] == "graded_workbook" and sorted(s["annotators"]) == ["R1", "R2"]
+    assert s["adjudicator"].name == "ADJ.xlsx"
+    (folder / "R1.csv").write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match="annotator 'R1' has two files"):
+        annotate.label_sets(tmp_path)

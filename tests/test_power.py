@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from tjb_lib import power
@@ -71,3 +72,20 @@ def test_seeded_runs_repeat_and_points_do_not_depend_on_the_grid():
     assert a["power"].iloc[1] == b["power"].iloc[0]
     c = power.power_curve(0.6, 0.45, [30, 60], discordance=0.25, n_sim=300, seed=9)
     assert a.equals(c)
+
+
+def test_contrast_churn_separates_the_drop_from_extra_flips():
+    contrast = pd.DataFrame({"n": [100], "b_only": [30], "c_only": [5],
+                             "rate_a": [80.0], "rate_b": [55.0]})
+    got = power.contrast_churn(contrast).iloc[0]
+    assert got["drop"] == pytest.approx(0.25) and got["discordance"] == pytest.approx(0.35)
+    assert got["extra_churn"] == pytest.approx(0.10)
+
+
+def test_power_plan_needs_more_pairs_for_smaller_drops_and_more_churn():
+    plan = power.power_plan(0.9, [0.1, 0.3, 0.95], extra_churn=0.1, n_sim=300, seed=1)
+    assert set(plan["drop_points"].round(6)) == {10.0, 30.0}  # 0.95 would go below zero
+    one_way = plan[plan["scenario"] == "one-way"].set_index("drop_points")["pairs_needed"]
+    churn = plan[plan["scenario"] == "observed churn"].set_index("drop_points")["pairs_needed"]
+    assert one_way[10.0] > one_way[30.0]
+    assert (churn >= one_way).all()

@@ -88,3 +88,17 @@ def test_group_with_no_rationale_has_undefined_rate():
 def test_unknown_grouping_column_is_named():
     with pytest.raises(ValueError, match="protocol"):
         rationale.keyword_rates(_rows(), by=("protocol",))
+
+
+def test_a20_beside_paper_says_where_no_rationale_exists():
+    ours = pd.DataFrame({"judge": ["smollm2"], "split": ["mechanical_hotpotqa"],
+                         "decision_type": ["citation win"], "n": [0], "k": [0],
+                         "n_without_rationale": [12], "rate": [np.nan], "ci_low": [np.nan],
+                         "ci_high": [np.nan]})
+    paper = pd.DataFrame({"judge": ["GPT-5.5"], "split": ["HotpotQA mechanical"],
+                          "decision_type": ["citation win"], "keyword_rate": [100.0]})
+    out = rationale.a20_beside_paper(ours, paper)
+    assert list(out["source"]) == ["paper", "this run"]
+    mine = out.iloc[1]
+    assert mine["split"] == "HotpotQA mechanical" and mine["n_without_rationale"] == 12
+    assert "no rationale text" in mine["note"] and np.isnan(mine["keyword_rate"])

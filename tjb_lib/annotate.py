@@ -552,3 +552,31 @@ def agreement_table(labels_a: pd.DataFrame, labels_b: pd.DataFrame, by: str = "t
                      "gwet_ac1": s["gwet_ac1"],
                      "main_human_label_signal": s["main_human_label_signal"]})
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------ finding filled workbooks
+
+WORKBOOK_SUFFIXES = (".xlsx", ".csv")
+
+
+def label_sets(root: Path | str | None = None) -> list[dict]:
+    """Filled workbooks waiting to be imported: for each key ``<root>/<stem>.key.csv`` the
+    annotators' files ``<root>/labels/<stem>/<annotator>.xlsx|csv``. The adjudicator's file is
+    named ADJ. Returns [{"stem", "key", "annotators": {code: path}, "adjudicator": path|None}],
+    only for keys with at least one filled workbook."""
+    root = Path(root or paths.HUMAN_VALIDATION)
+    out = []
+    for key in sorted(root.glob("*.key.csv")):
+        stem = key.name[: -len(".key.csv")]
+        folder = root / "labels" / stem
+        files = {}
+        for f in sorted(folder.glob("*")) if folder.is_dir() else []:
+            if f.suffix.lower() in WORKBOOK_SUFFIXES and not f.name.startswith(("~$", ".")):
+                if f.stem in files:
+                    raise ValueError(f"{folder}: annotator {f.stem!r} has two files "
+                                     f"({files[f.stem].name}, {f.name}); keep one")
+                files[f.stem] = f
+        if files:
+            adj = files.pop("ADJ", None)
+            out.append({"stem": stem, "key": key, "annotators": files, "adjudicator": adj})
+    return out

@@ -412,14 +412,13 @@ TABLE_2_METRICS = ("raw_agreement_pct", "pabak", "gwet_ac1")
 
 
 def human_agreement(root: str | Path | None = None) -> pd.DataFrame:
-    """Our Table 2 rows from the filled workbooks found by ``explore.label_sets`` (the layout is
+    """Our Table 2 rows from the filled workbooks found by ``annotate.label_sets`` (the layout is
     in data/human_validation/README.md): the two original annotators of each workbook, before
     adjudication, as in the paper. Empty frame when there are no labels."""
     from tjb_lib import annotate
-    from tjb_lib.explore import label_sets
 
     frames = []
-    for found in label_sets(root):
+    for found in annotate.label_sets(root):
         raters = found["annotators"]
         if len(raters) != 2:
             raise ValueError(f"labels/{found['stem']}: need exactly two annotator files (plus an "

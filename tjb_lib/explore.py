@@ -1,11 +1,11 @@
-"""Views for the teaching explorer (notebook 08) and the analyses beyond the paper (notebook 09).
+"""Views for the teaching explorer (notebook 08) and the tier operating points of notebook 09.
 
 Everything works on verdict rows already produced (shipped raw outputs or a replayed run), so
 nothing here calls a judge. The explorer's question is the paper's §5.3 one: what does a Tie mean?
 The answer depends on the pair's tier, so every view is split by tier and each tier carries its
 meaning of Tie: correct (content-equivalent pairs), calibrated (soft boundary), costly (moderate
-gap). The beyond-the-paper helpers put one run's operating point, its order-calibrated variant,
-the power of a protocol contrast and the rationale audit into tables the notebooks only display.
+gap). One run's operating point and its order-calibrated variant are tables the notebooks only
+display.
 """
 from __future__ import annotations
 
@@ -296,116 +296,3 @@ def calibration_audit(rows: pd.DataFrame, by: Sequence[str] = ("judge", "level")
     out = pd.concat(points, ignore_index=True)
     lead = [*by, "correction"]
     return out[lead + [c for c in out.columns if c not in lead]], pd.DataFrame(priors)
-
-
-# --------------------------------------------------------------------------- power
-
-
-def contrast_churn(contrast: pd.DataFrame) -> pd.DataFrame:
-    """From :func:`tjb_lib.metrics.paired_contrast` rows: the observed rates as proportions,
-    the observed drop, the discordance (share of units that changed) and the extra churn beyond
-    the one-way minimum (discordance - |drop|), which a power scenario can carry over."""
-    _check_rows(contrast, ("n", "b_only", "c_only", "rate_a", "rate_b"), "contrast rows")
-    out = contrast.copy()
-    n = out["n"].where(out["n"] > 0)
-    out["p_before"] = out["rate_a"] / 100
-    out["p_after"] = out["rate_b"] / 100
-    out["drop"] = out["p_before"] - out["p_after"]
-    out["discordance"] = (out["b_only"] + out["c_only"]) / n
-    out["extra_churn"] = (out["discordance"] - out["drop"].abs()).clip(lower=0)
-    return out
-
-
-def power_plan(p_before: float, drops: Iterable[float], extra_churn: float = 0.0,
-               power: float = 0.8, alpha: float = 0.05, n_sim: int = 2000, seed: int = 0,
-               max_pairs: int = 20_000) -> pd.DataFrame:
-    """Pairs needed to detect each drop in better-plain rate from ``p_before`` (paired design,
-    exact McNemar, :func:`tjb_lib.power.pairs_needed`), under two churn scenarios: ``one-way``
-    (comparisons only move from better-plain to not) and ``observed churn`` (``extra_churn``
-    added to the discordance, capped at what the rates allow). Drops that leave the rate
-    below 0 are skipped; an unreachable target gives NaN pairs."""
-    from tjb_lib import power as pw
-
-    rows = []
-    scenarios = [("one-way", 0.0)] + ([("observed churn", float(extra_churn))]
-                                      if extra_churn > 0 else [])
-    for drop in drops:
-        drop = float(drop)
-        p_after = p_before - drop
-        if drop <= 0 or p_after < 0:
-            continue
-        for name, extra in scenarios:
-            hi = min(p_before + p_after, 2.0 - p_before - p_after)
-            d = min(drop + extra, hi)
-            try:
-                need = pw.pairs_needed(p_before, p_after, power=power, alpha=alpha,
-                                       n_sim=n_sim, seed=seed, max_pairs=max_pairs,
-                                       discordance=d)
-            except ValueError:
-                need = np.nan
-            rows.append({"scenario": name, "p_before": p_before, "p_after": p_after,
-                         "drop_points": 100 * drop, "discordance": d, "power": power,
-                         "alpha": alpha, "pairs_needed": need})
-    return pd.DataFrame(rows)
-
-
-# --------------------------------------------------------------------------- rationale audit
-
-#: the paper's split labels in Table A20
-A20_SPLIT_LABELS = {"mechanical_hotpotqa": "HotpotQA mechanical",
-                    "mechanical_finqa": "FinQA mechanical",
-                    "natural_hotpotqa": "Natural citation-looking"}
-
-
-def a20_beside_paper(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
-    """Table A20 as the paper printed it beside ours, one row per judge x split x decision type.
-
-    ``ours`` comes from :func:`tjb_lib.rationale.keyword_rates` grouped by judge, split and
-    decision_type; rows with no rationale text get a note saying so instead of a rate of zero.
-    """
-    _check_rows(ours, ("judge", "split", "decision_type", "n", "k", "rate",
-                       "n_without_rationale"), "keyword rates")
-    _check_rows(paper, ("judge", "split", "decision_type", "keyword_rate"), "paper Table A20")
-    mine = ours.assign(split=ours["split"].map(A20_SPLIT_LABELS).fillna(ours["split"]))
-    mine = mine.rename(columns={"rate": "keyword_rate", "ci_low": "keyword_rate_low",
-                                "ci_high": "keyword_rate_high", "n": "n_rationales",
-                                "k": "n_mentioning"})
-    mine["source"] = "this run"
-    mine["note"] = np.where(mine["n_rationales"] > 0, "",
-                            "no rationale text: logit-scored verdicts carry no reason")
-    theirs = paper.assign(source="paper", note="")
-    cols = ["source", "judge", "split", "decision_type", "keyword_rate", "keyword_rate_low",
-            "keyword_rate_high", "n_rationales", "n_mentioning", "n_without_rationale", "note"]
-    out = pd.concat([theirs, mine], ignore_index=True)
-    for c in cols:
-        if c not in out.columns:
-            out[c] = np.nan
-    return out[cols]
-
-
-# --------------------------------------------------------------------------- filled workbooks
-
-WORKBOOK_SUFFIXES = (".xlsx", ".csv")
-
-
-def label_sets(root: Path | str | None = None) -> list[dict]:
-    """Filled workbooks waiting to be imported: for each key ``<root>/<stem>.key.csv`` the
-    annotators' files ``<root>/labels/<stem>/<annotator>.xlsx|csv``. The adjudicator's file is
-    named ADJ. Returns [{"stem", "key", "annotators": {code: path}, "adjudicator": path|None}],
-    only for keys with at least one filled workbook."""
-    root = Path(root or paths.HUMAN_VALIDATION)
-    out = []
-    for key in sorted(root.glob("*.key.csv")):
-        stem = key.name[: -len(".key.csv")]
-        folder = root / "labels" / stem
-        files = {}
-        for f in sorted(folder.glob("*")) if folder.is_dir() else []:
-            if f.suffix.lower() in WORKBOOK_SUFFIXES and not f.name.startswith(("~$", ".")):
-                if f.stem in files:
-                    raise ValueError(f"{folder}: annotator {f.stem!r} has two files "
-                                     f"({files[f.stem].name}, {f.name}); keep one")
-                files[f.stem] = f
-        if files:
-            adj = files.pop("ADJ", None)
-            out.append({"stem": stem, "key": key, "annotators": files, "adjudicator": adj})
-    return out

@@ -138,3 +138,53 @@ def pairs_needed(p_before: float, p_after: float, power: float = 0.8, alpha: flo
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if ok(mid) else (mid, hi)
     return hi
+
+
+# ------------------------------------------------------------ planning from an observed contrast
+
+
+def contrast_churn(contrast: pd.DataFrame) -> pd.DataFrame:
+    """From :func:`tjb_lib.metrics.paired_contrast` rows: the observed rates as proportions,
+    the observed drop, the discordance (share of units that changed) and the extra churn beyond
+    the one-way minimum (discordance - |drop|), which a power scenario can carry over."""
+    missing = [c for c in ("n", "b_only", "c_only", "rate_a", "rate_b") if c not in contrast]
+    if missing:
+        raise ValueError(f"contrast rows: missing column(s) {missing}")
+    out = contrast.copy()
+    n = out["n"].where(out["n"] > 0)
+    out["p_before"] = out["rate_a"] / 100
+    out["p_after"] = out["rate_b"] / 100
+    out["drop"] = out["p_before"] - out["p_after"]
+    out["discordance"] = (out["b_only"] + out["c_only"]) / n
+    out["extra_churn"] = (out["discordance"] - out["drop"].abs()).clip(lower=0)
+    return out
+
+
+def power_plan(p_before: float, drops: Iterable[float], extra_churn: float = 0.0,
+               power: float = 0.8, alpha: float = 0.05, n_sim: int = 2000, seed: int = 0,
+               max_pairs: int = 20_000) -> pd.DataFrame:
+    """Pairs needed to detect each drop in better-plain rate from ``p_before`` (paired design,
+    exact McNemar, :func:`pairs_needed`), under two churn scenarios: ``one-way`` (comparisons
+    only move from better-plain to not) and ``observed churn`` (``extra_churn`` added to the
+    discordance, capped at what the rates allow). Drops that leave the rate below 0 are
+    skipped; an unreachable target gives NaN pairs."""
+    rows = []
+    scenarios = [("one-way", 0.0)] + ([("observed churn", float(extra_churn))]
+                                      if extra_churn > 0 else [])
+    for drop in drops:
+        drop = float(drop)
+        p_after = p_before - drop
+        if drop <= 0 or p_after < 0:
+            continue
+        for name, extra in scenarios:
+            hi = min(p_before + p_after, 2.0 - p_before - p_after)
+            d = min(drop + extra, hi)
+            try:
+                need = pairs_needed(p_before, p_after, power=power, alpha=alpha, n_sim=n_sim,
+                                    seed=seed, max_pairs=max_pairs, discordance=d)
+            except ValueError:
+                need = np.nan
+            rows.append({"scenario": name, "p_before": p_before, "p_after": p_after,
+                         "drop_points": 100 * drop, "discordance": d, "power": power,
+                         "alpha": alpha, "pairs_needed": need})
+    return pd.DataFrame(rows)
