@@ -126,3 +126,45 @@ def test_normalized_records_drop_keys_outside_the_fixed_fields():
 ])
 def test_incomplete_or_ambiguous_stage1_replies_give_none(text):
     assert parse_normalized(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    '{"winner": "A"}\nFinal answer: B',                           # a JSON verdict, then another
+    '{"result": {"winner": "A"}, "winner": "B"}',                  # a nested winner disagrees
+    '{"winner": "B"} {"verdict": "A"}',                            # a second object's label
+    '{"winner": "A", "verdict": "B"}',                             # another label key, same object
+    '{"winner": "A", "final_decision": "Tie"}',
+    '{"winner": "A", "scores": [{"winner": "B"}]}',                # nested in a list
+    '{"winner": "A", "detail": {"winner": null}}',                 # a nested winner with no label
+    'Winner: B\n```json\n{"winner": "A"}\n```',                    # a keyed line before the JSON
+    '{"winner": "Tie", "reason": "x"}\n**Verdict:** A',
+    '{"winner": "A"}\nThe winner is B.',
+    '{"winner": "B", "reason": "x"}\nDecision = A',
+    '{"winner": "A"}\nFinal answer - Tie',
+])
+def test_a_reply_naming_conflicting_labels_is_unparsed(text):
+    assert parse_verdict(text) == Verdict(None, "unparsed", None)
+
+
+@pytest.mark.parametrize("text, label", [
+    ('{"winner": "A", "reason": "x"}\nFinal answer: A', "A"),     # the same label, said twice
+    ('The answer is B.\n{"winner": "B"}', "B"),
+    ('{"winner": "A", "reason": "its final answer: B is unsupported"}', "A"),  # inside a string
+    ('{"winner": "A", "answer": "Paris"}', "A"),                  # a key whose value is no label
+    ('Answer A: cites two sources.\nAnswer B: plain.\n{"winner": "B"}', "B"),
+    ('{"winner": "Tie", "verdict": "tie"}', "Tie"),
+])
+def test_labels_that_agree_or_are_not_label_claims_still_parse(text, label):
+    assert parse_verdict(text).label == label
+
+
+@pytest.mark.parametrize("reply", [5, 0.5, True, ["A"], [{"type": "text", "text": "A"}],
+                                   {"winner": "A"}, b'{"winner": "A"}'])
+def test_a_reply_that_is_not_text_is_unparsed_not_an_exception(reply):
+    assert parse_verdict(reply) == Verdict(None, "unparsed", None)
+    assert parse_normalized(reply) is None
+
+
+@pytest.mark.parametrize("probs", ["A", ["A", "B", "Tie"], {"A": "0.9", "B": 0.1, "Tie": 0.0}])
+def test_label_probabilities_of_another_shape_are_unparsed(probs):
+    assert parse_verdict(None, probs) == Verdict(None, "unparsed", None)

@@ -4,13 +4,20 @@ A judge reply becomes a label only when it says one label unambiguously. Anythin
 ``unparsed`` and stays visible in the tables; it is never coerced into Tie (or into anything).
 
 Statuses:
-  * ``json``     exactly one JSON object carries a ``winner`` key, and its value is a valid label
-                 (the object may sit in a code fence or between prose);
+  * ``json``     exactly one JSON object carries a ``winner`` key, its value is a valid label
+                 (the object may sit in a code fence or between prose), and no other label claim
+                 in the reply disagrees with it;
   * ``fallback`` the whole reply is one line that is just a label (``B``, ``tie``) or
                  ``<key>: <label>`` (``Winner: B``, ``Verdict: Tie``);
   * ``scored``   no text, but label probabilities from local logit scoring: their argmax;
   * ``unparsed`` everything else: prose, truncated JSON, unknown labels (``C``, ``both``),
-                 several or conflicting labels, an empty reply.
+                 several or conflicting labels, an empty reply, a reply that is not text.
+
+Label claims, all of which must name the JSON verdict's label: every ``winner`` value at any
+depth of any JSON object in the reply; every label-valued ``verdict``, ``decision``,
+``answer``, ``label`` ... key (a ``final_`` prefix allowed) at any depth; and every keyed
+statement in the prose around the JSON (``Final answer: B``, ``The winner is B``). Labels
+inside JSON strings (a reason quoting one) are not claims.
 """
 from __future__ import annotations
 
@@ -21,8 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tjb_lib.records import LABELS
-
-STATUSES = ("json", "fallback", "scored", "unparsed")
 
 # A valid label, optionally named as "Response B" / "Candidate A"; matched case-insensitively
 # after surrounding quotes, backticks, asterisks and a final period are trimmed.
@@ -35,6 +40,16 @@ _KEYED_LINE_RE = re.compile(
     re.IGNORECASE,
 )
 _CANONICAL = {"a": "A", "b": "B", "tie": "Tie"}
+_CLAIM_KEYS = ("winner|verdict|decision|answer|choice|preference|label|judgement|judgment|"
+               "result|preferred|better")
+_CLAIM_KEY_RE = re.compile(rf"^(?:final[\s_-]*)?(?:{_CLAIM_KEYS})$", re.IGNORECASE)
+# A keyed label statement inside prose: "Final answer: B", "the winner is Tie", "Decision = A".
+# A and B must be capitals here (prose is full of the article "a"); tie in any case.
+_PROSE_CLAIM_RE = re.compile(
+    rf"\b(?:final\s+)?(?:{_CLAIM_KEYS})\b[\s*\"'`]*(?:is|:|=|-|–|—)[\s*\"'`]*"
+    r"(?:(?:response|candidate|record|option)\s+)?((?-i:A|B)|tie)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -47,16 +62,32 @@ class Verdict:
 
 
 class _JsonObject(dict):
-    """A decoded JSON object that remembers every value given under a ``winner`` key, so
-    duplicate keys (which ``json`` silently collapses) cannot hide a conflicting label."""
+    """A decoded JSON object that remembers every value given under a ``winner`` key and every
+    label claim at any depth below it, so duplicate keys (which ``json`` silently collapses)
+    and nested objects cannot hide a conflicting label."""
 
     winner_values: list[Any]
+    claims: list[Any]  # winner values (any value) and label-valued claim keys, at any depth
 
 
 def _object_hook(pairs: list[tuple[str, Any]]) -> _JsonObject:
     obj = _JsonObject(pairs)
     obj.winner_values = [v for k, v in pairs if k.strip().casefold() == "winner"]
+    obj.claims = list(obj.winner_values)
+    for k, v in pairs:
+        if k.strip().casefold() != "winner" and _CLAIM_KEY_RE.match(k.strip()) \
+                and normalize_label(v) is not None:
+            obj.claims.append(v)
+        obj.claims.extend(_nested_claims(v))
     return obj
+
+
+def _nested_claims(value: Any) -> list[Any]:
+    if isinstance(value, _JsonObject):
+        return value.claims
+    if isinstance(value, list):
+        return [c for v in value for c in _nested_claims(v)]
+    return []
 
 
 def normalize_label(value: Any) -> str | None:
@@ -67,28 +98,34 @@ def normalize_label(value: Any) -> str | None:
     return _CANONICAL[m.group(1).casefold()] if m else None
 
 
-def json_objects(text: str) -> list[_JsonObject]:
-    """Every complete top-level JSON object in ``text`` (inside fences or prose), in order.
-
-    A truncated object yields nothing; nested objects of a decoded object are not listed again.
-    """
+def _json_spans(text: str) -> list[tuple[_JsonObject, int, int]]:
+    """(object, start, end) of every complete top-level JSON object in ``text``, in order."""
     decoder = json.JSONDecoder(object_pairs_hook=_object_hook)
     found, i = [], 0
     while (start := text.find("{", i)) >= 0:
         try:
             obj, end = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             i = start + 1
             continue
         if isinstance(obj, _JsonObject):
-            found.append(obj)
+            found.append((obj, start, end))
         i = end
     return found
 
 
+def json_objects(text: str) -> list[_JsonObject]:
+    """Every complete top-level JSON object in ``text`` (inside fences or prose), in order.
+
+    A truncated object yields nothing; nested objects of a decoded object are not listed again.
+    """
+    return [obj for obj, _, _ in _json_spans(text)]
+
+
 def _from_json(text: str) -> Verdict | None:
     """The JSON reading, or None when no object carries a winner key at all."""
-    carriers = [o for o in json_objects(text) if o.winner_values]
+    spans = _json_spans(text)
+    carriers = [o for o, _, _ in spans if o.winner_values]
     if not carriers:
         return None
     if len(carriers) > 1:
@@ -96,8 +133,19 @@ def _from_json(text: str) -> Verdict | None:
     labels = {normalize_label(v) for v in carriers[0].winner_values}
     if len(labels) != 1 or None in labels:
         return Verdict(None, "unparsed")
+    label = labels.pop()
+    claims = [normalize_label(c) for o, _, _ in spans for c in o.claims]
+    prose, at = [], 0
+    for _, start, end in spans:
+        prose.append(text[at:start])
+        at = end
+    prose.append(text[at:])
+    claims += [_CANONICAL[m.group(1).casefold()]
+               for m in _PROSE_CLAIM_RE.finditer("\n".join(prose))]
+    if any(c != label for c in claims):
+        return Verdict(None, "unparsed")  # the reply names more than one label
     reason = next((v for k, v in carriers[0].items() if k.strip().casefold() == "reason"), None)
-    return Verdict(labels.pop(), "json", reason if isinstance(reason, str) else None)
+    return Verdict(label, "json", reason if isinstance(reason, str) else None)
 
 
 def _from_fallback(text: str) -> str | None:
@@ -112,10 +160,13 @@ def _from_fallback(text: str) -> str | None:
     return _CANONICAL[m.group(1).casefold()] if m else None
 
 
-def _from_probs(label_probs: dict[str, float]) -> Verdict:
+def _from_probs(label_probs: Any) -> Verdict:
+    if not isinstance(label_probs, dict):
+        return Verdict(None, "unparsed")
     missing = [k for k in LABELS if k not in label_probs]
     bad = [k for k in LABELS if k in label_probs and not (
-        isinstance(label_probs[k], (int, float)) and math.isfinite(label_probs[k]))]
+        isinstance(label_probs[k], (int, float)) and not isinstance(label_probs[k], bool)
+        and math.isfinite(label_probs[k]))]
     if missing or bad:
         return Verdict(None, "unparsed")  # a partial distribution names no label
     ranked = sorted(LABELS, key=lambda k: label_probs[k], reverse=True)
@@ -124,11 +175,14 @@ def _from_probs(label_probs: dict[str, float]) -> Verdict:
     return Verdict(ranked[0], "scored")
 
 
-def parse_verdict(text: str | None, label_probs: dict[str, float] | None = None) -> Verdict:
-    """Read one judge reply conservatively (see the module docstring for the statuses)."""
+def parse_verdict(text: Any, label_probs: Any = None) -> Verdict:
+    """Read one judge reply conservatively (see the module docstring for the statuses).
+
+    Any value is accepted, since a stored reply may hold whatever a server sent: only text (or,
+    without text, a mapping of label probabilities) can give a label."""
     if text is None and label_probs is not None:
         return _from_probs(label_probs)  # logit scoring: no text was generated
-    if text is None or not text.strip():
+    if not isinstance(text, str) or not text.strip():
         return Verdict(None, "unparsed")
     from_json = _from_json(text)
     if from_json is not None:
@@ -152,7 +206,7 @@ def _field_ok(name: str, value: Any) -> bool:
     return isinstance(value, _SCALAR)
 
 
-def parse_normalized(text: str | None,
+def parse_normalized(text: Any,
                      fields: tuple[str, ...] = TRACE_V2_FIELDS) -> dict[str, dict[str, Any]] | None:
     """TRACE stage-1 reply → ``{"A": record, "B": record}`` holding exactly ``fields``.
 
@@ -160,7 +214,7 @@ def parse_normalized(text: str | None,
     of a plain type (text, number, boolean, null, or a list of those; the final answer is text or
     a number). Extra keys are dropped so nothing but the fixed fields can reach stage 2.
     """
-    if text is None or not text.strip():
+    if not isinstance(text, str) or not text.strip():
         return None
     carriers = [o for o in json_objects(text) if "A" in o or "B" in o]
     if len(carriers) != 1:
