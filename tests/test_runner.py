@@ -16,7 +16,7 @@ import tjb_lib.pairs
 from tjb_lib import cli, paths
 from tjb_lib.protocols import expand, ordered_comparisons
 from tjb_lib.records import VERDICT_COLUMNS
-from tjb_lib.runner import RunError, run, run_judge_cli
+from tjb_lib.runner import RunError, run
 from tjb_lib.store import LOG_NAME, ResponseStore
 
 from _runner_helpers import SPLIT, ScriptedJudge, make_pairs
@@ -140,7 +140,7 @@ def test_limited_run_keeps_rows_of_an_earlier_full_run(pairs, tmp_path):
 
 def test_cli_prints_a_summary_and_gives_one_line_errors(pairs, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(paths, "RAW_OUTPUTS", tmp_path / "raw_outputs")
-    monkeypatch.setattr("tjb_lib.runner._resolve_judge", lambda j, **kw: (
+    monkeypatch.setattr("tjb_lib.runner.comparisons.resolve_judge", lambda j, **kw: (
         j if isinstance(j, ScriptedJudge) else ScriptedJudge(name=j)))
     base = ["judge", "--split", SPLIT, "--judge", "scripted", "--limit", "2"]
     assert cli.main([*base, "--protocol", "L2"]) == 0

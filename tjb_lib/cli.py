@@ -15,9 +15,35 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _judge(args: argparse.Namespace) -> int:
-    from tjb_lib.runner import run_judge_cli
+    """The summary of the run, or one line naming the file and item to fix and a non-zero exit:
+    2 for an input a person can fix, 1 for a run that cannot go on; never a traceback."""
+    from tjb_lib.judges.base import FatalJudgeError
+    from tjb_lib.judges.batch import BatchError
+    from tjb_lib.runner import RunError, plan, run
+    from tjb_lib.runner import comparisons
+    from tjb_lib.runner.summary import summary
+    from tjb_lib.store import SecretLeakError, StoreError
 
-    return run_judge_cli(args)
+    try:
+        plan(args.split, args.protocol, args.limit)  # check names before loading a judge
+        judge = comparisons.resolve_judge(args.judge, base_url=args.base_url, model=args.model,
+                                          rationales=args.rationales)
+        df = run(args.split, args.protocol, judge, limit=args.limit,
+                 concurrency=args.concurrency, replay_only=args.replay_only, batch=args.batch)
+    except (RunError, StoreError) as e:
+        return _error(str(e), 2)
+    except (FatalJudgeError, BatchError, SecretLeakError) as e:
+        return _error(str(e), 1)
+    except OSError as e:  # a full disk, a folder that cannot be written
+        where = f"{e.filename}: " if e.filename else ""
+        return _error(f"{where}{e.strerror or e}", 1)
+    print(summary(df))
+    return 0
+
+
+def _error(message: str, code: int) -> int:
+    print("error: " + " ".join(message.split()), file=sys.stderr)
+    return code
 
 
 def _reproduce(args: argparse.Namespace) -> int:

@@ -7,7 +7,6 @@ parameters, library versions and the git commit. It never holds a key (checked b
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from collections import Counter
 from datetime import datetime
@@ -18,7 +17,7 @@ from typing import Any, Iterable
 import pandas as pd
 
 from tjb_lib import paths
-from tjb_lib.store import assert_no_secrets
+from tjb_lib.store import assert_no_secrets, write_atomically
 
 LIBRARIES = ("tjb-lib", "torch", "transformers", "openai", "anthropic")
 
@@ -108,7 +107,5 @@ def write_run_metadata(judge, split: str, protocol: str, rows: pd.DataFrame,
 
     text = json.dumps(meta, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     assert_no_secrets(text, f"run metadata {path}")
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomically(path, text.encode("utf-8"))
     return path

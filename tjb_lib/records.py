@@ -53,7 +53,34 @@ class Pair:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Pair":
+        """A pair from its JSON record, checked against the schema (``TypeError`` naming the
+        field otherwise): a null or a number is never judged as the text "None" or "123"."""
+        if not isinstance(d, dict):
+            raise TypeError(f"a pair is a JSON object, not {_json_type(d)}")
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        required = [n for n, f in fields.items()
+                    if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+        problems = [f"unknown field {k!r}" for k in sorted(set(d) - set(fields))]
+        problems += [f"no {k!r}" for k in required if k not in d]
+        problems += [f"{k!r} is {_json_type(v)}, not text" for k, v in d.items()
+                     if k in fields and k != "meta" and not isinstance(v, str)]
+        problems += [f"{k!r} is empty" for k in required
+                     if isinstance(d.get(k), str) and not d[k].strip()]
+        for k, allowed in (("source", SOURCES), ("target_relation", TARGET_RELATIONS),
+                           ("gold", GOLDS)):
+            if isinstance(d.get(k), str) and d[k] not in allowed:
+                problems.append(f"{k!r} is {d[k]!r}, not one of {', '.join(allowed)}")
+        if not isinstance(d.get("meta", {}), dict):
+            problems.append(f"'meta' is {_json_type(d['meta'])}, not an object")
+        if problems:
+            raise TypeError("; ".join(problems))
         return cls(**d)
+
+
+def _json_type(value: Any) -> str:
+    names = {type(None): "null", bool: "a boolean", int: "a number", float: "a number",
+             str: "text", list: "a list", dict: "an object"}
+    return names.get(type(value), type(value).__name__)
 
 
 @dataclass(frozen=True)
@@ -100,7 +127,26 @@ class Response:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Response":
-        return cls(**d)
+        """A stored response of any version: unknown fields are dropped and counts that are not
+        counts become None, so an old or hand-edited record never crashes a replay. ``text`` is
+        kept exactly as stored: the parser reads only text."""
+        def count(v: Any) -> int | None:
+            return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+
+        known = {f.name for f in dataclasses.fields(cls)}
+        r = cls(**{k: v for k, v in d.items() if k in known and k != "status"},
+                status=str(d.get("status")))
+        r.input_tokens, r.output_tokens = count(r.input_tokens), count(r.output_tokens)
+        r.attempts = count(r.attempts) or 1
+        if not isinstance(r.latency_s, (int, float)) or isinstance(r.latency_s, bool):
+            r.latency_s = 0.0
+        if not isinstance(r.model_returned, str):
+            r.model_returned = None
+        if not isinstance(r.label_probs, dict):
+            r.label_probs = None
+        if not isinstance(r.meta, dict):
+            r.meta = {"stored_meta": r.meta}
+        return r
 
 
 def stable_hash(obj: Any) -> str:

@@ -4,16 +4,23 @@ Every call (failures included, for audit) is one JSON line in
 ``outputs/raw_outputs/<judge>/calls.jsonl``, written, flushed and fsync'ed before the index
 (``calls.index.json``: key -> byte offset of the line) learns of it, so a crash loses at most
 the call in flight. The index is a cache of the log: it is rebuilt from the log whenever it is
-missing, unreadable or behind. Only ``ok`` responses are served from the store; a failed call
-is called again on the next run.
+missing, unreadable, behind or wrong. Only ``ok`` responses are served from the store (``get``,
+the one cache-hit path); a failed call is called again on the next run.
+
+Several processes may share a judge directory: appends and the repair of a torn last line take
+an exclusive ``flock`` on the log, and a call being made is claimed by its key (``claim``), so
+a second process waits for that call instead of paying for it again.
 """
 from __future__ import annotations
 
 import fcntl
 import json
 import os
+import tempfile
 import threading
 import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
@@ -22,29 +29,107 @@ from tjb_lib.records import Request, Response
 
 LOG_NAME = "calls.jsonl"
 INDEX_NAME = "calls.index.json"
+CLAIMS_DIR = "claims"
 INDEX_FLUSH_EVERY = 64  # index writes are a cache refresh; the log is already durable
+#: Shorter values of an ``*_API_KEY`` variable are placeholders ("EMPTY", "x", "none") that local
+#: servers accept; they cannot be told apart from ordinary text, so they are not checked for.
+#: Every provider key is far longer (OpenAI, Anthropic and DeepSeek keys run to 35-110 chars).
+MIN_SECRET_CHARS = 8
 
 
 class SecretLeakError(ValueError):
     """A record about to be written contains the value of an ``*_API_KEY`` variable."""
 
 
+class StoreError(ValueError):
+    """A store file that cannot be read as one: the message names the file and the line."""
+
+
 def secret_values() -> dict[str, str]:
-    """Environment variables that hold API keys (name -> value), skipping empty ones."""
-    return {k: v for k, v in os.environ.items() if k.endswith("_API_KEY") and v.strip()}
+    """Environment variables that hold API keys (name -> value), placeholders skipped."""
+    return {k: v.strip() for k, v in os.environ.items()
+            if k.endswith("_API_KEY") and len(v.strip()) >= MIN_SECRET_CHARS}
 
 
 def assert_no_secrets(text: str, where: str) -> None:
     """Refuse ``text`` if it contains any ``*_API_KEY`` value; the error names the variable only."""
     for name, value in secret_values().items():
-        if value.strip() in text:
+        if value in text:
             raise SecretLeakError(
                 f"refusing to write {where}: it contains the value of ${name}. "
                 "Keys must never reach stored outputs; check the judge identity and request.")
 
 
+def redact_secrets(value: Any) -> tuple[Any, list[str]]:
+    """``value`` (plain JSON) with every ``*_API_KEY`` value replaced, and the names replaced.
+
+    A reply that echoes a key (a hostile server, a proxy's error page) is stored without it
+    rather than refused, so the call is neither lost nor paid for again."""
+    text = json.dumps(value, ensure_ascii=False)
+    names = []
+    for name, secret in secret_values().items():
+        encoded = json.dumps(secret, ensure_ascii=False)[1:-1]
+        if encoded in text:
+            text = text.replace(encoded, f"[redacted ${name}]")
+            names.append(name)
+    return (json.loads(text) if names else value), names
+
+
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` all at once, through a temp file unique to this writer
+    (two processes never share one) that is removed if anything fails."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as e:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError) and not e.filename:
+            raise OSError(e.errno, e.strerror, str(path)) from None  # name the file
+        raise
+
+
+@contextmanager
+def exclusive(path: Path) -> Iterator[None]:
+    """Hold ``path`` exclusively against every other thread and process: an ``flock``, so it
+    dies with its process, on a file that is removed on release (a waiter that then holds a
+    removed file notices and takes the new one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(path))
+            except FileNotFoundError:
+                same = False
+        except BaseException:
+            os.close(fd)
+            raise
+        if same:
+            break
+        os.close(fd)  # the holder removed this file while we waited: take it afresh
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)  # still holding it, so no waiter can be fooled
+        os.close(fd)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A stored ok call: its response (``cached`` True) and when the call was made."""
+
+    response: Response
+    created_at: str
 
 
 class ResponseStore:
@@ -70,20 +155,19 @@ class ResponseStore:
 
     # ---- opening ------------------------------------------------------------------------
     def _repair_tail(self) -> None:
-        """Cut off a truncated or corrupt last line (a crash mid-write) and report it."""
-        size = self.log_path.stat().st_size
-        if size == 0:
-            return
-        with open(self.log_path, "rb") as f:
-            # find the start of the last line; a complete log ends with b"\n"
-            f.seek(max(0, size - 1))
+        """Cut off a truncated or corrupt last line (a crash mid-write) and report it. The
+        log's flock is held, so a line another process is writing is never taken for torn."""
+        with open(self.log_path, "r+b") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            size = f.seek(0, os.SEEK_END)
+            if size == 0:
+                return
+            f.seek(size - 1)
             ends_clean = f.read(1) == b"\n"
             start = self._last_line_start(f, size - (1 if ends_clean else 0))
             f.seek(start)
-            last = f.read(size - start)
-        if ends_clean and _parses(last):
-            return
-        with open(self.log_path, "r+b") as f:
+            if ends_clean and _record_or_none(f.read(size - start)) is not None:
+                return
             f.truncate(start)
             f.flush()
             os.fsync(f.fileno())
@@ -114,7 +198,7 @@ class ResponseStore:
             offsets, scanned = dict(saved["offsets"]), int(saved["log_bytes"])
             if scanned > size:
                 raise ValueError("index is ahead of the log")
-        except (FileNotFoundError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError):
             offsets, scanned = {}, 0  # rebuild from the log
         self._offsets, self._scanned_to = offsets, scanned
         if self._scan_tail(size) or scanned != size or not self.index_path.exists():
@@ -130,28 +214,36 @@ class ResponseStore:
             pos = self._scanned_to
             while pos < end:
                 line = f.readline()
-                if not line:
-                    break
                 if not line.endswith(b"\n"):
                     break  # a line another process is still writing; read it next time
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise ValueError(
-                        f"{self.log_path}: corrupt record at byte {pos} ({e}); only a bad last "
-                        "line is repaired automatically. Inspect the file by hand.") from e
-                if rec.get("response", {}).get("status") == "ok":
+                rec = self._record_at(line, pos)
+                if rec["response"].get("status") == "ok":
                     self._offsets.setdefault(rec["key"], pos)
                 pos += len(line)
                 n += 1
         self._scanned_to = pos
         return n
 
+    def _record_at(self, line: bytes, offset: int) -> dict[str, Any]:
+        rec = _record_or_none(line)
+        if rec is None:
+            with open(self.log_path, "rb") as f:
+                number = f.read(offset).count(b"\n") + 1
+            raise StoreError(
+                f"{self.log_path} line {number}: not a call record (unreadable JSON, a byte "
+                "that is not UTF-8, or fields missing). Only a torn last line is repaired "
+                "automatically: fix or delete that line, or restore the file.")
+        return rec
+
     def _save_index(self) -> None:
-        tmp = self.index_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps({"log_bytes": self._scanned_to, "offsets": self._offsets},
-                                  separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, self.index_path)
+        """Write the index; a failure (a full disk) is ignored, since the index is only a cache
+        that the next open rebuilds from the log."""
+        try:
+            write_atomically(self.index_path, json.dumps(
+                {"log_bytes": self._scanned_to, "offsets": self._offsets},
+                separators=(",", ":")).encode("utf-8"))
+        except OSError:
+            return
         self._unsaved = 0
 
     # ---- reading ------------------------------------------------------------------------
@@ -163,8 +255,8 @@ class ResponseStore:
         with self._lock:
             return len(self._offsets)
 
-    def get_record(self, key: str) -> dict[str, Any] | None:
-        """The stored ok record for ``key`` (key, judge, request, response, created_at)."""
+    def get(self, key: str) -> Hit | None:
+        """The stored ok call for ``key``, or None: the one place a cache hit is made."""
         with self._lock:
             if key not in self._offsets:
                 # another process may have appended since we last looked
@@ -172,53 +264,75 @@ class ResponseStore:
             off = self._offsets.get(key)
             if off is None:
                 return None
-            with open(self.log_path, "rb") as f:
-                f.seek(off)
-                rec = json.loads(f.readline())
-        if rec.get("key") != key:
-            raise ValueError(f"{self.index_path}: offset {off} holds key {rec.get('key')!r}, "
-                             f"not {key!r}; delete the index file to rebuild it from the log")
-        return rec
+            rec = self._read_at(off)
+            if rec is None or rec["key"] != key:  # the index was wrong: rebuild it from the log
+                self._offsets, self._scanned_to = {}, 0
+                self._scan_tail(self.log_path.stat().st_size)
+                self._save_index()
+                off = self._offsets.get(key)
+                if off is None:
+                    return None
+                rec = self._read_at(off)
+        response = Response.from_dict(rec["response"])
+        response.cached = True
+        return Hit(response, str(rec.get("created_at") or ""))
 
-    def get(self, key: str) -> Response | None:
-        """The cached ok Response for ``key`` (marked cached=True), or None."""
-        rec = self.get_record(key)
-        if rec is None:
-            return None
-        resp = Response.from_dict(rec["response"])
-        resp.cached = True
-        return resp
+    def _read_at(self, offset: int) -> dict[str, Any] | None:
+        with open(self.log_path, "rb") as f:
+            f.seek(offset)
+            return _record_or_none(f.readline())
 
     def records(self) -> Iterator[dict[str, Any]]:
         """Every record in the log, failures included, in write order."""
         with open(self.log_path, "rb") as f:
+            pos = 0
             for line in f:
                 if line.endswith(b"\n"):
-                    yield json.loads(line)
+                    yield self._record_at(line, pos)
+                pos += len(line)
 
     # ---- writing ------------------------------------------------------------------------
+    def claim(self, key: str) -> Any:
+        """Hold ``key`` while its call is made: another thread or process that needs the same
+        call waits here, then finds it stored (``with store.claim(key): ...``)."""
+        return exclusive(self.directory / CLAIMS_DIR / f"{key}.lock")
+
     def put(self, key: str, identity: dict[str, Any], request: Request,
             response: Response) -> dict[str, Any]:
-        """Append one call record durably, then index it if it is an ok response."""
-        stored = response.to_dict()
+        """Append one call record durably, then index it if it is an ok response.
+
+        A key in the identity or request is refused (``SecretLeakError``) before anything is
+        written; a key the reply echoed is redacted, and the names are kept in the record."""
+        sent = {"key": key, "judge": identity, "request": request.to_dict()}
+        assert_no_secrets(json.dumps(sent, ensure_ascii=False), f"a call record to {self.log_path}")
+        stored, redacted = redact_secrets(response.to_dict())
         stored["cached"] = False  # what was stored is the original call, never a cache hit
-        rec = {"key": key, "judge": identity, "request": request.to_dict(),
-               "response": stored, "created_at": now_iso()}
-        line = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n")
-        assert_no_secrets(line, f"a call record to {self.log_path}")
-        data = line.encode("utf-8")
+        if redacted:
+            stored["meta"] = {**stored.get("meta", {}), "redacted": redacted}
+        rec = {**sent, "response": stored, "created_at": now_iso()}
+        data = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
         with self._lock:
-            with open(self.log_path, "ab") as f:
-                fcntl.flock(f.fileno(), fcntl.LOCK_EX)
-                try:
-                    offset = f.seek(0, os.SEEK_END)
-                    if offset > self._scanned_to:
-                        self._scan_tail(offset)  # records another process appended
-                    f.write(data)
-                    f.flush()
-                    os.fsync(f.fileno())
-                finally:
-                    fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+            try:
+                with open(self.log_path, "ab") as f:
+                    fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+                    try:
+                        offset = f.seek(0, os.SEEK_END)
+                        if offset > self._scanned_to:
+                            self._scan_tail(offset)  # records another process appended
+                        f.write(data)
+                        f.flush()
+                        os.fsync(f.fileno())
+                    except OSError:
+                        try:
+                            f.truncate(offset)  # never leave half a line behind
+                        except OSError:
+                            pass  # a torn last line is repaired when the store is next opened
+                        raise
+                    finally:
+                        fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+            except OSError as e:
+                raise OSError(e.errno, f"{e.strerror} (storing call {key[:12]})",
+                              str(self.log_path)) from None
             if self._scanned_to == offset:
                 self._scanned_to = offset + len(data)
                 if response.status == "ok":
@@ -243,9 +357,13 @@ class ResponseStore:
         self.close()
 
 
-def _parses(line: bytes) -> bool:
+def _record_or_none(line: bytes) -> dict[str, Any] | None:
+    """A log line as a call record, or None when it is not one (torn, not JSON, not UTF-8,
+    fields missing)."""
     try:
         rec = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return False
-    return isinstance(rec, dict) and "key" in rec and "response" in rec
+    except ValueError:  # JSONDecodeError and UnicodeDecodeError alike
+        return None
+    ok = (isinstance(rec, dict) and isinstance(rec.get("key"), str)
+          and isinstance(rec.get("response"), dict))
+    return rec if ok else None

@@ -12,6 +12,7 @@ from typing import Any
 
 from tjb_lib.judges.base import Judge
 from tjb_lib.judges.openai_api import base_url_host, read_api_key, sdk_version
+from tjb_lib.judges.replies import at, count, name, part_text, read_body, reply_response, shape_error
 from tjb_lib.judges.retry import RetryPolicy, retried_response
 from tjb_lib.records import Request, Response, stable_hash
 
@@ -31,14 +32,19 @@ def split_system(request: Request) -> tuple[str | None, list[dict[str, str]]]:
     return ("\n\n".join(system) if system else None), turns
 
 
-def message_to_response(body: dict[str, Any]) -> Response:
-    """A Messages API reply body (SDK object dumped, or a batch result) -> Response."""
-    text = "".join(b.get("text") or "" for b in body.get("content") or []
-                   if b.get("type") == "text")
-    usage = body.get("usage") or {}
-    return Response(status="ok", text=text, input_tokens=usage.get("input_tokens"),
-                    output_tokens=usage.get("output_tokens"), model_returned=body.get("model"),
-                    meta={"id": body.get("id"), "stop_reason": body.get("stop_reason")})
+def message_to_response(body: Any) -> Response:
+    """A Messages API reply body (the HTTP body decoded, or a batch result) -> Response, whatever
+    its shape (``replies``): content that is not text blocks is an ok reply with no text and
+    its body kept, so it is counted unparsed."""
+    if not isinstance(body, dict):
+        return reply_response(body, None, "the reply is not a JSON object")
+    content = body.get("content")  # a list of blocks; a bare string is not the API's shape
+    text = part_text(content) if isinstance(content, list) else None
+    return reply_response(body, text, shape_error(content),
+                          input_tokens=count(at(body, "usage", "input_tokens")),
+                          output_tokens=count(at(body, "usage", "output_tokens")),
+                          model_returned=name(body.get("model")),
+                          meta={"id": body.get("id"), "stop_reason": body.get("stop_reason")})
 
 
 class AnthropicJudge(Judge):
@@ -99,7 +105,7 @@ class AnthropicJudge(Judge):
                 body[k] = self.params[k]
         return body
 
-    def parse_reply(self, body: dict[str, Any]) -> Response:
+    def parse_reply(self, body: Any) -> Response:
         return message_to_response(body)
 
     def complete(self, request: Request) -> Response:
@@ -108,5 +114,7 @@ class AnthropicJudge(Judge):
         sampling = {k: body.pop(k) for k in ANTHROPIC_PARAMS if k in body}
         client = self.client
         key = stable_hash({"judge": self.identity(), "request": request.to_dict()})
-        return retried_response(lambda: client.messages.create(**body, extra_body=sampling or None),
-                                self.parse_reply, self.retry, key, self._secrets())
+        return retried_response(
+            lambda: read_body(client.messages.with_raw_response.create(
+                **body, extra_body=sampling or None)),
+            self.parse_reply, self.retry, key, self._secrets())

@@ -16,6 +16,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tjb_lib.judges.base import Judge
+from tjb_lib.judges.replies import (at, count, failed_reply, name, part_text, read_body,
+                                    reply_response, shape_error)
 from tjb_lib.judges.retry import RetryPolicy, retried_response
 from tjb_lib.records import LABELS, Request, Response, stable_hash
 
@@ -93,9 +95,9 @@ def label_probs_from_logprobs(content: list[dict[str, Any]] | None) -> tuple[
     not renormalised; a label missing from the top list (or split over tokens) is absent.
     Returns (probs or None, token index or None).
     """
-    if not content:
+    if not content or not isinstance(content, list) or not all(isinstance(c, dict) for c in content):
         return None, None
-    tokens = [c.get("token") or "" for c in content]
+    tokens = [c.get("token") if isinstance(c.get("token"), str) else "" for c in content]
     text = "".join(tokens)
     match = _LABEL_VALUE.search(text)
     index: int | None = None
@@ -113,38 +115,47 @@ def label_probs_from_logprobs(content: list[dict[str, Any]] | None) -> tuple[
     probs: dict[str, float] = {}
     top = content[index].get("top_logprobs") or [
         {"token": tokens[index], "logprob": content[index].get("logprob")}]
-    for alt in top:
-        label = _normalise_label(alt.get("token") or "")
+    for alt in top if isinstance(top, list) else ():
+        if not isinstance(alt, dict) or not isinstance(alt.get("token"), str):
+            continue
+        label = _normalise_label(alt["token"])
         logprob = alt.get("logprob")
-        if label in LABELS and logprob is not None:
+        if label in LABELS and _is_logprob(logprob):
             probs[label] = probs.get(label, 0.0) + math.exp(logprob)
     return (probs or None), index
 
 
-def completion_to_response(body: dict[str, Any], want_label_probs: bool) -> Response:
-    """A chat.completions reply body (SDK object dumped, or a batch output line) -> Response."""
-    choices = body.get("choices") or []
-    if not choices:
-        return Response(status="failed", error="reply has no choices",
-                        model_returned=body.get("model"), meta={"id": body.get("id")})
-    choice = choices[0]
-    message = choice.get("message") or {}
-    usage = body.get("usage") or {}
+def _is_logprob(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and value <= 0)
+
+
+def completion_to_response(body: Any, want_label_probs: bool) -> Response:
+    """A chat.completions reply body (the HTTP body decoded, or a batch output line) -> Response,
+    whatever its shape (``replies``): no choice is a failure, content that is not text is an
+    ok reply with no text and its body kept, so it is counted unparsed."""
+    if not isinstance(body, dict):
+        return reply_response(body, None, "the reply is not a JSON object")
+    model = name(body.get("model"))
+    choice = at(body, "choices", 0)
+    if not isinstance(choice, dict):
+        return failed_reply(body, "reply has no choices", model_returned=model,
+                            meta={"id": body.get("id")})
+    content = at(choice, "message", "content")
+    text = part_text(content)
     label_probs, label_index = None, None
-    if want_label_probs:
-        label_probs, label_index = label_probs_from_logprobs(
-            (choice.get("logprobs") or {}).get("content"))
+    if want_label_probs and text is not None:  # probabilities only of a label the reply wrote
+        label_probs, label_index = label_probs_from_logprobs(at(choice, "logprobs", "content"))
     meta = {"id": body.get("id"), "system_fingerprint": body.get("system_fingerprint"),
             "finish_reason": choice.get("finish_reason")}
-    if message.get("refusal"):
-        meta["refusal"] = message["refusal"]
+    if at(choice, "message", "refusal"):
+        meta["refusal"] = at(choice, "message", "refusal")
     if label_index is not None:
         meta["label_token_index"] = label_index
-    return Response(status="ok", text=message.get("content") or "",
-                    label_probs=label_probs,
-                    input_tokens=usage.get("prompt_tokens"),
-                    output_tokens=usage.get("completion_tokens"),
-                    model_returned=body.get("model"), meta=meta)
+    return reply_response(body, text, shape_error(content), label_probs=label_probs,
+                          input_tokens=count(at(body, "usage", "prompt_tokens")),
+                          output_tokens=count(at(body, "usage", "completion_tokens")),
+                          model_returned=model, meta=meta)
 
 
 class OpenAIJudge(Judge):
@@ -219,12 +230,13 @@ class OpenAIJudge(Judge):
                 body[k] = p[k]
         return body
 
-    def parse_reply(self, body: dict[str, Any]) -> Response:
+    def parse_reply(self, body: Any) -> Response:
         return completion_to_response(body, want_label_probs=bool(self.params.get("logprobs")))
 
     def complete(self, request: Request) -> Response:
         body = self.request_body(request)
         client = self.client
         key = stable_hash({"judge": self.identity(), "request": request.to_dict()})
-        return retried_response(lambda: client.chat.completions.create(**body),
-                                self.parse_reply, self.retry, key, self._secrets())
+        return retried_response(
+            lambda: read_body(client.chat.completions.with_raw_response.create(**body)),
+            self.parse_reply, self.retry, key, self._secrets())

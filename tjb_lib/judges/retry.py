@@ -176,10 +176,11 @@ def call_with_retry(fn: Callable[[], T], policy: RetryPolicy, key: str = "",
             policy.sleep(delay)
 
 
-def retried_response(send: Callable[[], Any], parse: Callable[[dict], "Response"],
+def retried_response(send: Callable[[], Any], parse: Callable[[Any], "Response"],
                      policy: RetryPolicy, key: str, secrets: tuple[str, ...]) -> "Response":
-    """One API call under the retry policy, as a Response: the parsed reply with its attempts
-    and retry log, or, after the give-up limit, a recorded failure (never raised)."""
+    """One API call under the retry policy, as a Response: ``parse`` of what ``send`` returned,
+    with its attempts and retry log, or, after the give-up limit, a recorded failure (never
+    raised)."""
     from tjb_lib.records import Response
 
     start = time.monotonic()
@@ -190,7 +191,7 @@ def retried_response(send: Callable[[], Any], parse: Callable[[dict], "Response"
                         latency_s=time.monotonic() - start,
                         meta={"retry_log": g.history, "error_kind": g.decision.kind,
                               "status_code": g.decision.status_code})
-    response = parse(reply.model_dump())
+    response = parse(reply)
     response.attempts = attempts
     response.latency_s = time.monotonic() - start
     if history:

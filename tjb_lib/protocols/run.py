@@ -46,13 +46,14 @@ def _systems(pair: Pair) -> tuple[str | None, str | None]:
 def _total(values: Iterable[int | None]) -> int | None:
     """Token totals are reported only when every call reported its count."""
     values = list(values)
-    return None if any(v is None for v in values) else sum(values)  # type: ignore[arg-type]
+    return None if any(not isinstance(v, int) for v in values) else sum(values)  # type: ignore[arg-type]
 
 
 def _row(pair: Pair, order: str, spec: Spec, calls: list[tuple[Request, Response]],
          identity: dict[str, Any], verdict: Verdict | None, status: str,
          normalized: dict[str, Any] | None) -> dict[str, Any]:
-    """Assemble the verdict row; ``verdict`` is None when the last call failed."""
+    """Assemble the verdict row; ``verdict`` is None when the last call failed. ``raw_text`` is
+    the reply's text or, when the reply held none (``judges.replies``), its raw body."""
     last = calls[-1][1]
     if verdict is None:
         parsed, decision = None, "failed"
@@ -66,7 +67,8 @@ def _row(pair: Pair, order: str, spec: Spec, calls: list[tuple[Request, Response
         "system_plain": system_plain, "system_cited": system_cited,
         "order": order, "protocol": spec.protocol, "level": spec.level,
         "paraphrase": spec.paraphrase,
-        "raw_text": last.text, "parsed": parsed, "parse_status": status, "decision": decision,
+        "raw_text": last.text if last.text is not None else last.meta.get("raw_body"),
+        "parsed": parsed, "parse_status": status, "decision": decision,
         "p_a": probs.get("A"), "p_b": probs.get("B"), "p_tie": probs.get("Tie"),
         "calls": len(calls),
         "input_tokens": _total(r.input_tokens for _, r in calls),

@@ -1,0 +1,97 @@
+"""One judge call as the protocols see it: from the store when it holds the call, else made
+once (claimed by its request key, so no other thread or process makes it too) and stored."""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from tjb_lib.cost import call_cost
+from tjb_lib.judges.base import FatalJudgeError, Judge
+from tjb_lib.records import Request, Response
+from tjb_lib.runner.comparisons import RunError
+from tjb_lib.store import Hit, ResponseStore
+
+
+class ReplayMissing(RunError):
+    """Replay-only mode met a comparison whose judge call is not in the store."""
+
+
+@dataclass
+class RunStats:
+    """Counters of one run, shared by the worker threads."""
+
+    calls: int = 0          # judge calls made by this run
+    hits: int = 0           # calls answered from the store
+    batched: int = 0        # requests sent through the provider's batch API first
+    failed_calls: int = 0
+    input_tokens: int = 0   # of the calls made by this run
+    output_tokens: int = 0
+    usd: float = 0.0        # list-price dollars of the calls made by this run
+    priced: bool = True
+    returned_models: set[str] = field(default_factory=set)
+    call_dates: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def postfix(self) -> dict[str, str]:
+        usd = f"${self.usd:.4f}" if self.priced else "$?"
+        return {"calls": str(self.calls), "hits": str(self.hits), "cost": usd}
+
+    def served(self, hit: Hit) -> Response:
+        with self.lock:
+            self.hits += 1
+            self.call_dates.append(hit.created_at)
+            if hit.response.model_returned:
+                self.returned_models.add(hit.response.model_returned)
+        return hit.response
+
+    def made(self, model: str, resp: Response, created_at: str) -> None:
+        cost = call_cost(model, resp.input_tokens, resp.output_tokens)
+        with self.lock:
+            self.calls += 1
+            self.failed_calls += resp.status != "ok"
+            self.input_tokens += resp.input_tokens or 0
+            self.output_tokens += resp.output_tokens or 0
+            if cost is None:
+                self.priced = self.priced and resp.status != "ok"
+            else:
+                self.usd += cost
+            self.call_dates.append(created_at)
+            if resp.model_returned:
+                self.returned_models.add(resp.model_returned)
+
+
+def make_call(judge: Judge, store: ResponseStore, stats: RunStats,
+              replay_only: bool = False) -> Callable[[Request], Response]:
+    """The one-call function the protocols use: store first, else the judge (then stored).
+
+    A ``FatalJudgeError`` (no key, an unusable endpoint, a request the provider rejects) stops
+    the run: it is raised, never stored as a failed call."""
+    from tjb_lib.protocols import request_key
+
+    identity = judge.identity()
+
+    def call(request: Request) -> Response:
+        key = request_key(identity, request)
+        if (hit := store.get(key)) is not None:
+            return stats.served(hit)
+        if replay_only:
+            raise ReplayMissing(f"no stored call for request {key[:12]} (template "
+                                f"{request.template}) in {store.log_path}")
+        with store.claim(key):
+            if (hit := store.get(key)) is not None:  # made by another process as we waited
+                return stats.served(hit)
+            t0 = time.monotonic()
+            try:
+                resp = judge.complete(request)
+            except FatalJudgeError:
+                raise
+            except Exception as e:  # a judge bug or transport error becomes a named failure
+                resp = Response(status="failed", error=f"{type(e).__name__}: {e}",
+                                latency_s=time.monotonic() - t0)
+            rec = store.put(key, identity, request, resp)
+        stats.made(judge.model, resp, rec["created_at"])
+        return resp
+
+    return call

@@ -1,0 +1,91 @@
+"""What a run will judge, fixed and checked before any judge is loaded or called.
+
+Every problem a person can fix (a name, a limit, a split file that is not the one built) is a
+``RunError`` whose one line names the file and the item, so nothing is paid for first.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from tjb_lib import paths
+from tjb_lib.judges.base import Judge
+
+
+class RunError(Exception):
+    """A problem the person running the judge can fix (bad name, bad split, missing replay)."""
+
+
+def plan(split: str, protocol: str, limit: int | None = None) -> list[tuple]:
+    """Every ordered comparison of the run, fixed before any call: [(pair, order, spec), ...]."""
+    from tjb_lib.pairs import load_split
+    from tjb_lib.protocols import expand, ordered_comparisons
+
+    if limit is not None and limit < 1:
+        raise RunError(f"--limit must be at least 1, got {limit}")
+    try:
+        specs = expand(protocol, split)
+    except (KeyError, ValueError) as e:
+        raise RunError(f"protocol {protocol!r}: {_msg(e)}") from e
+    path = paths.SPLITS / f"{split}.jsonl"
+    try:
+        pairs = load_split(split)
+    except UnicodeDecodeError as e:
+        line = path.read_bytes()[:e.start].count(b"\n") + 1
+        raise RunError(f"{path} line {line}: byte 0x{e.object[e.start]:02x} is not UTF-8; "
+                       "restore the file or rebuild it with `python -m tjb_lib build`") from e
+    except (KeyError, ValueError, FileNotFoundError) as e:
+        raise RunError(f"split {split!r}: {_msg(e)}") from e
+    _check_built(path)
+    if not pairs:
+        raise RunError(f"{path}: the split has no pairs; rebuild it with `python -m tjb_lib build`")
+    first: dict[str, int] = {}
+    for i, pair in enumerate(pairs):
+        if pair.pair_id in first:
+            raise RunError(f"{path} line {i + 1}: pair_id {pair.pair_id!r} appears twice "
+                           f"(first at line {first[pair.pair_id] + 1})")
+        first[pair.pair_id] = i
+    return list(ordered_comparisons(pairs[:limit], specs))
+
+
+def _check_built(path: Path) -> None:
+    """The split file must be the one ``manifest.json`` records (its sha256), so a split edited
+    or damaged after it was built is never judged as if it were the benchmark."""
+    manifest_path = path.parent / "manifest.json"
+    if not path.exists() or not manifest_path.exists():
+        return  # nothing on disk to check (a split given in memory)
+    try:
+        want = json.loads(manifest_path.read_text(encoding="utf-8"))["splits"][path.stem]["sha256"]
+    except (ValueError, KeyError, TypeError) as e:
+        raise RunError(f"{manifest_path}: no sha256 for split {path.stem!r} ({_msg(e)}); "
+                       "rebuild with `python -m tjb_lib build`") from e
+    got = hashlib.sha256(path.read_bytes()).hexdigest()
+    if got != want:
+        raise RunError(f"{path}: sha256 {got[:12]}… is not the {want[:12]}… that "
+                       f"{manifest_path.name} records: the split changed after it was built; "
+                       "restore it (git checkout) or rebuild with `python -m tjb_lib build`")
+
+
+def _msg(e: BaseException) -> str:
+    return str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
+
+
+def resolve_judge(judge: Judge | str, base_url: str | None = None,
+                  model: str | None = None, rationales: bool = False) -> Judge:
+    """A judge object from a catalog name (errors a person can fix are ``RunError``)."""
+    if isinstance(judge, Judge):
+        return judge
+    from tjb_lib.judges.catalog import find_spec, get_judge
+
+    try:
+        if rationales:  # local judges score without text unless asked to write their reasons
+            if base_url or find_spec(judge).backend != "local_hf":
+                raise ValueError("--rationales is for local judges; API judges always "
+                                 "return their reason")
+            j = get_judge(judge, model=model, params={"rationales": True})
+            j.name = f"{j.name}-rationales"  # its own outputs folder beside the scored verdicts
+            return j
+        return get_judge(judge, base_url=base_url, model=model)
+    except (KeyError, ValueError) as e:
+        raise RunError(f"judge {judge!r}: {_msg(e)}") from e

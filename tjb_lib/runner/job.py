@@ -1,0 +1,109 @@
+"""One run, start to end: plan, fill the store (batch rounds first when asked), judge every
+comparison through the cached calls, write the rows and the run metadata."""
+from __future__ import annotations
+
+import sys
+import time
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from tjb_lib import paths
+from tjb_lib.judges.base import Judge
+from tjb_lib.records import VERDICT_COLUMNS
+from tjb_lib.runner.batches import batch_rounds
+from tjb_lib.runner.calls import ReplayMissing, RunStats, make_call
+from tjb_lib.runner.comparisons import plan, resolve_judge
+from tjb_lib.runner.rows import RowLog, complete_row, verdict_time
+from tjb_lib.store import ResponseStore, exclusive
+
+
+def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
+        concurrency: int | None = None, out_dir: str | Path | None = None,
+        replay_only: bool = False, progress: bool = True, batch: bool = False) -> pd.DataFrame:
+    """Judge ``split`` under ``protocol``; returns the verdict rows in comparison order.
+
+    ``batch=True`` first fills the store through the provider's batch API (``batch_rounds``).
+
+    ``df.attrs["run"]`` holds the run's counters (calls made, store hits, tokens, dollars).
+    """
+    from tjb_lib.metadata import write_run_metadata
+    from tjb_lib.protocols import run_comparison
+
+    started = datetime.now(timezone.utc)
+    t0 = time.monotonic()
+    comps = plan(split, protocol, limit)
+    judge = resolve_judge(judge)
+    out_dir = Path(out_dir or paths.RAW_OUTPUTS)
+    judge_dir = out_dir / judge.name
+    store = ResponseStore(judge_dir)
+    stats = RunStats()
+    call = make_call(judge, store, stats, replay_only=replay_only)
+    identity = judge.identity()  # so the rows' request_hashes are the store keys
+    rows_path = judge_dir / f"{split}.{protocol}.jsonl"
+    rowlog = RowLog(rows_path)  # read before any call: an unreadable rows file costs nothing
+    if batch and not replay_only:
+        stats.batched = batch_rounds(comps, judge, store)
+    results: list[dict | None] = [None] * len(comps)
+    bar = tqdm(total=len(comps), desc=f"{judge.name} {split} {protocol}", unit="cmp",
+               disable=not progress, file=sys.stderr)
+
+    def one(i: int) -> None:
+        pair, order, spec = comps[i]
+        try:
+            row = run_comparison(pair, order, spec, call, identity=identity)
+        except ReplayMissing as e:
+            raise ReplayMissing(f"replay-only: comparison #{i} (pair {pair.pair_id}, order "
+                                f"{order}, {spec}) has no stored judge call: {e}. Run without "
+                                "--replay-only to call the judge.") from None
+        row = complete_row(row, judge.name, verdict_time(row, store))
+        results[i] = row
+        rowlog.append(row)
+        with stats.lock:
+            bar.set_postfix(stats.postfix(), refresh=False)
+            bar.update(1)
+
+    workers = 1 if replay_only else max(1, concurrency or judge.max_concurrency or 1)
+    try:
+        if workers == 1:
+            for i in range(len(comps)):  # in order, so replay names the first gap
+                one(i)
+        else:
+            pool = ThreadPoolExecutor(max_workers=workers)
+            try:
+                futures = [pool.submit(one, i) for i in range(len(comps))]
+                wait(futures, return_when=FIRST_EXCEPTION)
+                for f in futures:
+                    if f.done() and f.exception() is not None:
+                        raise f.exception()
+            finally:
+                # on an error or Ctrl-C, drop the queued comparisons; calls in flight finish
+                # and are stored, so a rerun picks up exactly where this one stopped
+                pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        bar.close()
+        rowlog.close()
+        store.close()
+
+    kept = rowlog.finish(results)
+    finished = datetime.now(timezone.utc)
+    df = pd.DataFrame(results, columns=list(results[0]) if results else list(VERDICT_COLUMNS))
+    if stats.calls:  # a pure replay changes nothing, so it rewrites no metadata
+        meta_dir = out_dir.parent / "metadata"  # outputs/metadata by default
+        with exclusive(meta_dir / f".{judge.name}.json.lock"):  # runs merge, one at a time
+            write_run_metadata(judge, split, protocol, df, started, finished,
+                               returned_models=stats.returned_models,
+                               call_dates=stats.call_dates, out_dir=meta_dir)
+    df.attrs["run"] = {
+        "judge": judge.name, "model": judge.model, "split": split, "protocol": protocol,
+        "rows": len(df), "calls": stats.calls, "hits": stats.hits,
+        "failed_calls": stats.failed_calls, "input_tokens": stats.input_tokens,
+        "output_tokens": stats.output_tokens, "usd": stats.usd if stats.priced else None,
+        "batched": stats.batched,
+        "wall_s": time.monotonic() - t0, "rows_path": str(rows_path),
+        "kept_rows": kept,
+    }
+    return df
