@@ -492,10 +492,10 @@ def protocol_cost(rows: pd.DataFrame, judge: str, split: str,
     the one-call ``relative_to`` setting, with the paper's TRACE figures beside the TRACE rows
     (2 calls; 3.7-4.3x the tokens; 5.3-5.9x the dollars)."""
     from tjb_lib import cost
-    from tjb_lib.judges.catalog import find_spec
 
     sub = rows.loc[(rows["judge"] == judge) & (rows["split"] == split)]
-    out = cost.protocol_cost(sub, find_spec(judge).model, relative_to=relative_to)
+    out = cost.protocol_cost(sub, by=("setting",), relative_to=relative_to).rename(
+        columns={"setting": "protocol"})
     trace = out["protocol"].isin(("trace_v1", "trace_v2"))
     out["paper_calls_per_comparison"] = np.where(trace, _claim("C080"), 1.0)
     for col, lo, hi in (("token_multiplier", "C074", "C075"),

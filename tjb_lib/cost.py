@@ -1,34 +1,82 @@
-"""Protocol cost, the paper's sixth reporting axis: calls x tokens, and dollars where priced.
+"""Dollars for judge calls, the paper's sixth reporting axis: the dated price table, the cost of
+one call, and calls x tokens x dollars per protocol setting.
 
-Prices come from the dated table ``tjb_lib/prices.csv`` (USD per million tokens); a model that
-is not in it has no dollar cost (None / NaN), never a silent zero.
+Prices come from ``tjb_lib/prices.csv`` (USD per million tokens, each row with the date the
+price took effect, the date it was checked and its public source). A row prices fresh input,
+cached input (a prompt-cache hit), a cache write, and output; reasoning or thinking tokens are
+billed as output by all three providers, so they are inside ``output_tokens`` already. A model
+that is not in the table has no dollar cost (None / NaN), never a silent zero.
+
+This module is the one place protocol cost is computed; ``metrics`` and ``compare`` call it.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
+from tjb_lib.protocols.specs import setting_name
+
 PRICES_CSV = Path(__file__).with_name("prices.csv")
-PRICE_COLUMNS = ("model", "provider", "usd_per_mtok_input", "usd_per_mtok_output",
-                 "price_date", "source")
+RATE_COLUMNS = ("usd_per_mtok_input", "usd_per_mtok_cached_input", "usd_per_mtok_cache_write",
+                "usd_per_mtok_output")
+PRICE_COLUMNS = ("model", "provider", *RATE_COLUMNS, "batch_discount", "cache_min_tokens",
+                 "price_date", "checked", "source")
+#: usage columns of verdict rows and responses that change the price of the input
+CACHE_COLUMNS = ("cached_input_tokens", "cache_write_tokens")
+
+
+@dataclass(frozen=True)
+class Rates:
+    """One model's list prices (USD per million tokens) and what its provider discounts."""
+
+    model: str
+    provider: str
+    input: float
+    cached_input: float
+    cache_write: float
+    output: float
+    batch_discount: float | None  # share taken off by the provider's batch API; None: no batch API
+    cache_min_tokens: int | None  # shortest prefix the provider caches; None: no prompt cache
+    price_date: str
+    source: str
+
+    def usd(self, input_tokens: float, output_tokens: float, cached_input_tokens: float = 0,
+            cache_write_tokens: float = 0, batch: bool = False) -> float:
+        """Dollars for the given usage. ``input_tokens`` is every input token, cached and
+        written ones included (the responses store them that way for every provider)."""
+        fresh = input_tokens - cached_input_tokens - cache_write_tokens
+        usd = (fresh * self.input + cached_input_tokens * self.cached_input
+               + cache_write_tokens * self.cache_write + output_tokens * self.output) / 1e6
+        if batch:
+            if self.batch_discount is None:
+                raise ValueError(f"{self.model}: {self.provider} has no batch API")
+            usd *= 1 - self.batch_discount
+        return usd
 
 
 @lru_cache(maxsize=4)
 def load_prices(path: str | Path = PRICES_CSV) -> pd.DataFrame:
     """The price table, checked: every column present, prices non-negative, models unique."""
     path = Path(path)
-    df = pd.read_csv(path, dtype={"price_date": str})
+    df = pd.read_csv(path, dtype={"price_date": str, "checked": str})
     missing = [c for c in PRICE_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{path}: missing column(s) {missing}")
-    for col in ("usd_per_mtok_input", "usd_per_mtok_output"):
+    for col in (*RATE_COLUMNS, "batch_discount", "cache_min_tokens"):
         num = pd.to_numeric(df[col], errors="coerce")
-        bad = df[num.isna() | (num < 0)]
+        optional = col in ("batch_discount", "cache_min_tokens")
+        bad = df[(num.isna() & ~(optional & df[col].isna())) | (num < 0)]
+        if col == "batch_discount":
+            bad = pd.concat([bad, df[num > 1]])
         if len(bad):
             raise ValueError(f"{path}: model {bad['model'].iloc[0]!r} has a bad {col} "
-                             f"({bad[col].iloc[0]!r}); expected a non-negative number")
+                             f"({bad[col].iloc[0]!r}); expected a non-negative number"
+                             + (" or nothing" if optional else ""))
         df[col] = num
     dup = df["model"].str.lower().duplicated()
     if dup.any():
@@ -36,8 +84,8 @@ def load_prices(path: str | Path = PRICES_CSV) -> pd.DataFrame:
     return df
 
 
-def price(model: str, path: str | Path = PRICES_CSV) -> tuple[float, float] | None:
-    """(USD per Mtok input, USD per Mtok output) for ``model``, or None if unpriced.
+def rates(model: str, path: str | Path = PRICES_CSV) -> Rates | None:
+    """The price row for ``model`` (a model id or a catalog name), or None if unpriced.
 
     Matches the exact id, then case-insensitively, then the last path component with any
     ``@revision`` suffix dropped, so ``Qwen/Qwen2.5-14B-Instruct-AWQ`` served by vLLM and the
@@ -49,57 +97,131 @@ def price(model: str, path: str | Path = PRICES_CSV) -> tuple[float, float] | No
     for cand in (model, model.lower(), base):
         hit = df[(df["model"] == cand) | (lower == cand)]
         if len(hit):
-            row = hit.iloc[0]
-            return float(row["usd_per_mtok_input"]), float(row["usd_per_mtok_output"])
+            r = hit.iloc[0]
+            return Rates(str(r["model"]), str(r["provider"]), float(r["usd_per_mtok_input"]),
+                         float(r["usd_per_mtok_cached_input"]),
+                         float(r["usd_per_mtok_cache_write"]), float(r["usd_per_mtok_output"]),
+                         None if pd.isna(r["batch_discount"]) else float(r["batch_discount"]),
+                         None if pd.isna(r["cache_min_tokens"]) else int(r["cache_min_tokens"]),
+                         str(r["price_date"]), str(r["source"]))
     return None
 
 
-def call_cost(model: str, input_tokens: int | None, output_tokens: int | None) -> float | None:
+def price(model: str, path: str | Path = PRICES_CSV) -> tuple[float, float] | None:
+    """(USD per Mtok input, USD per Mtok output) for ``model``, or None if unpriced."""
+    r = rates(model, path)
+    return None if r is None else (r.input, r.output)
+
+
+def call_cost(model: str, input_tokens: int | None, output_tokens: int | None,
+              cached_input_tokens: int | None = None, cache_write_tokens: int | None = None,
+              batch: bool = False) -> float | None:
     """Dollars for one call; None when the model is unpriced or usage is unknown."""
-    p = price(model)
-    if p is None or input_tokens is None or output_tokens is None:
+    r = rates(model)
+    if r is None or input_tokens is None or output_tokens is None:
         return None
-    return (input_tokens * p[0] + output_tokens * p[1]) / 1e6
+    return r.usd(input_tokens, output_tokens, cached_input_tokens or 0, cache_write_tokens or 0,
+                 batch=batch)
 
 
-def setting(protocol: str, level: str | None) -> str:
-    """The CLI name of a protocol setting: the ladder level (L0..L4) or the protocol name."""
-    return level if protocol == "ladder" and level else protocol
+def _row_rates(rows: pd.DataFrame, prices) -> tuple[np.ndarray, ...]:
+    """(input, cached input, cache write, output) USD per Mtok for every row.
+
+    ``prices``: None (each row's ``judge`` looked up in the price table), a model name, one
+    (input, output) pair, or a mapping judge -> (input, output) pair.
+    """
+    n = len(rows)
+    if prices is None or isinstance(prices, str):
+        if prices is None and "judge" not in rows.columns:
+            raise ValueError("pricing rows by their judge needs a 'judge' column")
+        names = rows["judge"] if prices is None else pd.Series(prices, index=rows.index)
+        table = {name: rates(str(name)) for name in names.unique()}
+        cols = [np.array([np.nan if table[m] is None else getattr(table[m], f) for m in names],
+                         dtype=float) for f in ("input", "cached_input", "cache_write", "output")]
+        return tuple(cols)
+    if isinstance(prices, Mapping):
+        if "judge" not in rows.columns:
+            raise ValueError("per-judge prices need a 'judge' column")
+        unknown = sorted(set(rows["judge"]) - set(prices))
+        if unknown:
+            raise ValueError(f"no price for judge(s) {unknown}")
+        p_in = rows["judge"].map(lambda j: prices[j][0]).to_numpy(float)
+        p_out = rows["judge"].map(lambda j: prices[j][1]).to_numpy(float)
+    else:
+        p_in, p_out = np.full(n, float(prices[0])), np.full(n, float(prices[1]))
+    return p_in, p_in, p_in, p_out  # a plain pair prices cached input as fresh input
 
 
-def protocol_cost(rows: pd.DataFrame, model: str, relative_to: str | None = None) -> pd.DataFrame:
-    """Cost per protocol setting (L0..L4, trace_v1, trace_v2, trace_lite) from verdict rows.
+def protocol_cost(rows: pd.DataFrame, prices=None,
+                  by: Sequence[str] = ("judge", "setting"),
+                  relative_to: str | None = None) -> pd.DataFrame:
+    """Calls, tokens and dollars per ordered comparison, one row per group of ``by``.
 
-    One row per ordered comparison in; out: comparisons, calls per comparison, input/output
-    tokens per comparison (averaged over rows that report usage; ``usage_rows`` says how many)
-    and dollars per 1,000 comparisons at list price. ``relative_to`` names a setting to express
-    tokens and dollars as multiples of (the paper puts TRACE at 3.7-4.3x the tokens and
-    5.3-5.9x the dollars of a one-call judge).
+    One verdict row per ordered comparison in. ``by`` may name any row column plus ``setting``
+    (L0..L4 for ladder rows, else the protocol: ``specs.setting_name``). Every row counts, failed
+    calls too (they were paid for); per-comparison token and dollar means use the rows that
+    report usage (``n_missing_usage`` says how many do not). Cached and cache-write input tokens
+    (columns ``cached_input_tokens``, ``cache_write_tokens`` where present) are priced at their
+    own rates. ``usd_per_1000_comparisons`` is NaN for an unpriced judge. ``relative_to`` names a
+    setting to express tokens and dollars as multiples of, within each other group (the paper
+    puts TRACE at 3.7-4.3x the tokens and 5.3-5.9x the dollars of a one-call judge).
     """
     need = ("protocol", "calls", "input_tokens", "output_tokens")
     missing = [c for c in need if c not in rows.columns]
     if missing:
         raise ValueError(f"verdict rows lack column(s) {missing} needed for protocol cost")
+    if rows.empty:
+        raise ValueError("protocol cost: no verdict rows")
+    frame = pd.DataFrame(index=rows.index)
     levels = rows["level"] if "level" in rows.columns else pd.Series("", index=rows.index)
-    names = [setting(p, lv) for p, lv in zip(rows["protocol"], levels.fillna(""))]
-    p = price(model)
-    out = []
-    for name, g in rows.groupby(pd.Series(names, index=rows.index), sort=True):
-        usage = g.dropna(subset=["input_tokens", "output_tokens"])
-        tin = usage["input_tokens"].astype(float).mean() if len(usage) else float("nan")
-        tout = usage["output_tokens"].astype(float).mean() if len(usage) else float("nan")
-        usd = float("nan") if p is None else (tin * p[0] + tout * p[1]) / 1e6 * 1000
-        out.append({"protocol": name, "comparisons": len(g),
-                    "calls_per_comparison": g["calls"].astype(float).mean(),
-                    "input_tokens_per_comparison": tin, "output_tokens_per_comparison": tout,
-                    "tokens_per_comparison": tin + tout, "usage_rows": len(usage),
-                    "usd_per_1000_comparisons": usd})
-    df = pd.DataFrame(out)
-    if relative_to is not None and len(df):
-        if relative_to not in set(df["protocol"]):
-            raise ValueError(f"relative_to={relative_to!r} is not among the protocol settings "
-                             f"{sorted(df['protocol'])}")
-        ref = df.set_index("protocol").loc[relative_to]
-        df["token_multiplier"] = df["tokens_per_comparison"] / ref["tokens_per_comparison"]
-        df["dollar_multiplier"] = df["usd_per_1000_comparisons"] / ref["usd_per_1000_comparisons"]
-    return df
+    frame["setting"] = [setting_name(p, lv) for p, lv in zip(rows["protocol"],
+                                                               levels.fillna(""))]
+    by = list(by)
+    unknown = [c for c in by if c != "setting" and c not in rows.columns]
+    if unknown:
+        raise ValueError(f"grouping column(s) {unknown} not in verdict rows {list(rows.columns)}")
+    for c in by:
+        if c != "setting":
+            frame[c] = rows[c].astype(object).where(rows[c].notna(), "")
+    num = {c: pd.to_numeric(rows[c], errors="coerce").to_numpy(float)
+           for c in ("calls", "input_tokens", "output_tokens")}
+    cache = {c: (pd.to_numeric(rows[c], errors="coerce").fillna(0).to_numpy(float)
+                 if c in rows.columns else np.zeros(len(rows))) for c in CACHE_COLUMNS}
+    p_in, p_cached, p_write, p_out = _row_rates(rows, prices)
+    fresh = num["input_tokens"] - cache["cached_input_tokens"] - cache["cache_write_tokens"]
+    frame["usd"] = (fresh * p_in + cache["cached_input_tokens"] * p_cached
+                    + cache["cache_write_tokens"] * p_write + num["output_tokens"] * p_out) / 1e6
+    for c, v in {**num, **cache}.items():
+        frame[c] = v
+    frame["n_comparisons"] = 1
+    usage = ~(np.isnan(num["input_tokens"]) | np.isnan(num["output_tokens"]))
+    frame["n_missing_usage"] = (~usage).astype(np.int64)
+    g = frame.groupby(by, sort=True) if by else frame.groupby(np.zeros(len(frame), dtype=int))
+    out = g.agg(n_comparisons=("n_comparisons", "sum"), n_missing_usage=("n_missing_usage", "sum"),
+                calls=("calls", "sum"), input_tokens=("input_tokens", "sum"),
+                cached_input_tokens=("cached_input_tokens", "sum"),
+                output_tokens=("output_tokens", "sum"), calls_per_comparison=("calls", "mean"),
+                input_tokens_per_comparison=("input_tokens", "mean"),
+                output_tokens_per_comparison=("output_tokens", "mean"),
+                usd_per_comparison=("usd", "mean")).reset_index(drop=not by)
+    out["tokens_per_comparison"] = (out["input_tokens_per_comparison"]
+                                    + out["output_tokens_per_comparison"])
+    out["usd_per_1000_comparisons"] = 1000 * out.pop("usd_per_comparison")
+    if relative_to is not None:
+        out = _relative(out, [c for c in by if c != "setting"], relative_to)
+    return out
+
+
+def _relative(out: pd.DataFrame, groups: list[str], relative_to: str) -> pd.DataFrame:
+    if "setting" not in out.columns or relative_to not in set(out["setting"]):
+        have = sorted(set(out["setting"])) if "setting" in out.columns else "no setting column"
+        raise ValueError(f"relative_to={relative_to!r} is not among the protocol settings {have}")
+    ref = out.loc[out["setting"] == relative_to, [*groups, "tokens_per_comparison",
+                                                   "usd_per_1000_comparisons"]]
+    ref = ref.rename(columns={"tokens_per_comparison": "_ref_tokens",
+                              "usd_per_1000_comparisons": "_ref_usd"})
+    out = out.merge(ref, on=groups, how="left") if groups else out.assign(
+        _ref_tokens=ref["_ref_tokens"].iloc[0], _ref_usd=ref["_ref_usd"].iloc[0])
+    out["token_multiplier"] = out["tokens_per_comparison"] / out.pop("_ref_tokens")
+    out["dollar_multiplier"] = out["usd_per_1000_comparisons"] / out.pop("_ref_usd")
+    return out

@@ -47,6 +47,12 @@ class Spec:
         return self.protocol in ("ladder", "trace_lite")
 
 
+def setting_name(protocol: str, level: str | None) -> str:
+    """A protocol setting's name in tables and on the command line: the ladder level (L0..L4)
+    for ladder rows, else the protocol (trace_v1, trace_v2, trace_lite)."""
+    return level if protocol == "ladder" and level else protocol
+
+
 def paraphrase_specs(split: str) -> list[Spec]:
     """Every paraphrase of every level that the paper runs on ``split``."""
     if split in FINQA_PARAPHRASE_SPLITS:
