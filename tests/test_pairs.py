@@ -3,6 +3,7 @@ manifest, determinism and Table 1. The splits are built once per session into a 
 from __future__ import annotations
 
 import collections
+import dataclasses
 import hashlib
 import json
 import re
@@ -11,7 +12,7 @@ import pytest
 
 from tjb_lib.data import load_finqa, load_hotpotqa
 from tjb_lib.pairs import SPLIT_NAMES, load_split
-from tjb_lib.pairs import build as build_mod
+from tjb_lib.pairs import registry
 from tjb_lib.pairs.build import build_all
 from tjb_lib.pairs.render import split_answer
 from tjb_lib.pairs.strip import detect_artifacts, normalize_whitespace, strip_artifacts
@@ -92,9 +93,10 @@ def test_determinism_two_builds(built, tmp_path):
 def test_failed_build_writes_nothing(tmp_path, monkeypatch):
     (tmp_path / "mechanical_hotpotqa.jsonl").write_text("old\n")
 
-    def boom(items):
+    def boom(pools):
         raise RuntimeError("ranking failed")
-    monkeypatch.setattr(build_mod, "ranking_hotpotqa", boom)
+    ranking = dataclasses.replace(registry.SPLITS["ranking_hotpotqa"], build=boom)
+    monkeypatch.setitem(registry.SPLITS, "ranking_hotpotqa", ranking)
     with pytest.raises(RuntimeError):
         build_all(out_dir=tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mechanical_hotpotqa.jsonl"]

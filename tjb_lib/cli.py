@@ -6,12 +6,20 @@ import sys
 
 
 def _build(args: argparse.Namespace) -> int:
-    from tjb_lib.pairs.build import build_all
+    from tjb_lib.pairs.build import build_all, verify
 
-    manifest = build_all(seed=args.seed)
+    if args.check:
+        manifest, problems = verify(seed=args.seed, splits_dir=args.out)
+        for line in problems:
+            print(line, file=sys.stderr)
+    else:
+        manifest, problems = build_all(seed=args.seed, out_dir=args.out), []
     for split, info in manifest["splits"].items():
         print(f"{split:32s} {info['count']:6d} pairs  sha256 {info['sha256'][:12]}")
-    return 0
+    if args.check:
+        print("the shipped splits differ from this build" if problems
+              else "the shipped splits are this build, byte for byte")
+    return 1 if problems else 0
 
 
 def _judge(args: argparse.Namespace) -> int:
@@ -65,6 +73,9 @@ def parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build every split and the manifest (deterministic)")
     b.add_argument("--seed", type=int, default=20260923)
+    b.add_argument("--out", default=None, help="split folder (default data/splits)")
+    b.add_argument("--check", action="store_true",
+                   help="build in memory and compare with the folder's manifest; write nothing")
     b.set_defaults(func=_build)
 
     j = sub.add_parser("judge", help="judge one split under one protocol with one judge")

@@ -11,21 +11,17 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from tjb_lib.pairs.registry import SPLITS
+
 ABLATION_SPLITS = tuple(f"ablation_{v}" for v in (
     "full_citation", "source_only", "empty_shell", "evidence_only", "sentence_id_only",
     "length_control"))
 LEVELS = ("L0", "L1", "L2", "L3", "L4")
 
-#: pairs per split in the default sample (first N pairs in split order)
-DEFAULT_PAIRS = {
-    "mechanical_hotpotqa": 30, "mechanical_finqa": 20, "natural_hotpotqa": 30,
-    **{s: 20 for s in ABLATION_SPLITS},
-    "conflict": 30, "position_control": 20, "soft_hotpotqa": 20, "moderate_hotpotqa": 30,
-    "moderate_finqa": 16, "ranking_hotpotqa": 36,  # ranking: 6 queries x 6 system pairs
-}
+#: pairs per split in the default sample (first N pairs in split order), from the split registry
+DEFAULT_PAIRS = {s.name: s.default_pairs for s in SPLITS.values()}
 #: TRACE's stage 1 generates text, ~30x slower than a scored verdict on the embedded judge
-DEFAULT_TRACE_PAIRS = {"moderate_hotpotqa": 3, "moderate_finqa": 2, "mechanical_hotpotqa": 2,
-                       "conflict": 3, "ranking_hotpotqa": 6}  # ranking: one query, all 6 system pairs
+DEFAULT_TRACE_PAIRS = {s.name: s.default_trace_pairs for s in SPLITS.values()}
 
 
 @dataclass(frozen=True)
@@ -75,7 +71,7 @@ def limit_for(split: str, protocol: str, scale: str) -> int | None:
     if scale != "default":
         raise ValueError(f"unknown scale {scale!r}: use 'default' or 'paper'")
     if protocol in ("trace_v1", "trace_v2"):
-        return DEFAULT_TRACE_PAIRS.get(split, 4)
+        return DEFAULT_TRACE_PAIRS[split]
     return DEFAULT_PAIRS[split]
 
 

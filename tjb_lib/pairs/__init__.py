@@ -1,25 +1,18 @@
-"""Benchmark pairs: rendering, the TRACE-lite stripper, split builders, and split loading."""
+"""Benchmark pairs: rendering, the TRACE-lite stripper, split builders, the split registry,
+and split loading."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 from tjb_lib import paths
+from tjb_lib.pairs.registry import SPLIT_NAMES, get
 from tjb_lib.records import Pair
-
-SPLIT_NAMES = (
-    "mechanical_hotpotqa", "mechanical_finqa", "natural_hotpotqa",
-    "ablation_full_citation", "ablation_source_only", "ablation_empty_shell",
-    "ablation_evidence_only", "ablation_sentence_id_only", "ablation_length_control",
-    "conflict", "position_control", "soft_hotpotqa", "moderate_hotpotqa", "moderate_finqa",
-    "ranking_hotpotqa",
-)
 
 
 def load_split(name: str, root: Path | None = None) -> list[Pair]:
     """The pairs of one built split (data/splits/<name>.jsonl), in file order."""
-    if name not in SPLIT_NAMES:
-        raise ValueError(f"unknown split {name!r}; known splits: {', '.join(SPLIT_NAMES)}")
+    get(name)                                      # an unknown name lists the known ones
     path = Path(root or paths.SPLITS) / f"{name}.jsonl"
     if not path.exists():
         raise FileNotFoundError(f"{path} does not exist: run `python -m tjb_lib build` first")

@@ -53,25 +53,26 @@ def length_filler(plain: str, target_len: int, r) -> str:
         i += 1
 
 
-def ablations(items: list[HotpotItem], seed: int) -> dict[str, list[Pair]]:
-    out: dict[str, list[Pair]] = {name: [] for name in ABLATION_CUES}
+def ablation(name: str, items: list[HotpotItem], seed: int) -> list[Pair]:
+    """One ablation variant over the mechanical HotpotQA items."""
+    cues = ABLATION_CUES[name]
+    variant = name[len("ablation_"):]
+    out = []
     for item in items:
         c = hotpot_candidate(item)
         plain = render(c)
-        full = render(c, MECHANICAL_CUES)
-        for name, cues in ABLATION_CUES.items():
-            variant = name[len("ablation_"):]
-            meta = {**hotpot_meta(item), "style": "structured", "ablation_of": "mechanical_hotpotqa"}
-            if cues is None:
-                cited = length_filler(plain, len(full), rng(seed, name, item.id))
-                artifact = "length_filler"
-                meta.update(length_target=len(full), length_plain=len(plain),
-                            length_cited=len(cited))
-            else:
-                cited, artifact = render(c, cues), cue_label(cues)
-                meta["cues"] = sorted(cues)
-            out[name].append(make_pair(
-                name, "hotpotqa", item.id, 0, target_relation="equivalent", gold="tie",
-                task=item.question, plain=plain, cited=cited, variant=variant, artifact=artifact,
-                meta=meta))
+        meta = {**hotpot_meta(item), "style": "structured", "ablation_of": "mechanical_hotpotqa"}
+        if cues is None:
+            full = render(c, MECHANICAL_CUES)
+            cited = length_filler(plain, len(full), rng(seed, name, item.id))
+            artifact = "length_filler"
+            meta.update(length_target=len(full), length_plain=len(plain),
+                        length_cited=len(cited))
+        else:
+            cited, artifact = render(c, cues), cue_label(cues)
+            meta["cues"] = sorted(cues)
+        out.append(make_pair(
+            name, "hotpotqa", item.id, 0, target_relation="equivalent", gold="tie",
+            task=item.question, plain=plain, cited=cited, variant=variant, artifact=artifact,
+            meta=meta))
     return out

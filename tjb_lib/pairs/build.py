@@ -2,7 +2,9 @@
 
 One seed fixes every choice (which records go to which split, renderings, wrong answers,
 mutants). Files are written to a temporary folder and renamed into place only when every
-split has been built, so a failed build leaves the previous splits untouched.
+split has been built, so a failed build leaves the previous splits untouched. ``verify`` builds
+in memory and compares with a shipped manifest, so a notebook can prove the shipped splits are
+the ones this seed builds without rewriting them.
 """
 from __future__ import annotations
 
@@ -14,85 +16,29 @@ import tempfile
 from pathlib import Path
 
 from tjb_lib import paths
-from tjb_lib.data import FINQA_UNBIASED, load_finqa, load_hotpotqa, load_humaneval
-from tjb_lib.pairs import SPLIT_NAMES
-from tjb_lib.pairs.ablations import ablations
-from tjb_lib.pairs.candidates import finqa_usable, hotpot_candidate, is_clean
-from tjb_lib.pairs.common import rng
-from tjb_lib.pairs.conflicts import conflict
-from tjb_lib.pairs.controls import position_control
-from tjb_lib.pairs.equivalence import mechanical_finqa, mechanical_hotpotqa
-from tjb_lib.pairs.graded import moderate_finqa, moderate_hotpotqa, soft_hotpotqa
-from tjb_lib.pairs.natural import natural_hotpotqa
-from tjb_lib.pairs.ranking import ranking_hotpotqa
+from tjb_lib.pairs.pools import allocate
+from tjb_lib.pairs.registry import SPLITS
 from tjb_lib.records import Pair
 
 DEFAULT_SEED = 20260923
-# split -> (target relation, source); the order is the manifest's order.
-SPLITS: dict[str, tuple[str, str]] = {
-    "mechanical_hotpotqa": ("equivalent", "hotpotqa"),
-    "mechanical_finqa": ("equivalent", "finqa"),
-    "natural_hotpotqa": ("equivalent", "hotpotqa"),
-    "ablation_full_citation": ("equivalent", "hotpotqa"),
-    "ablation_source_only": ("equivalent", "hotpotqa"),
-    "ablation_empty_shell": ("equivalent", "hotpotqa"),
-    "ablation_evidence_only": ("equivalent", "hotpotqa"),
-    "ablation_sentence_id_only": ("equivalent", "hotpotqa"),
-    "ablation_length_control": ("equivalent", "hotpotqa"),
-    "conflict": ("correctness_conflict", "hotpotqa+finqa+humaneval"),
-    "position_control": ("identical", "hotpotqa"),
-    "soft_hotpotqa": ("quality_soft", "hotpotqa"),
-    "moderate_hotpotqa": ("quality_moderate", "hotpotqa"),
-    "moderate_finqa": ("quality_moderate", "finqa"),
-    "ranking_hotpotqa": ("system", "hotpotqa"),
-}
-N_MECHANICAL, N_GRADED = 200, 100
+MANIFEST = "manifest.json"
 
 
 def build_pairs(seed: int = DEFAULT_SEED) -> dict[str, list[Pair]]:
-    """Every split's pairs, in memory."""
-    hot = [i for i in load_hotpotqa() if is_clean(hotpot_candidate(i))]
-    rng(seed, "hotpotqa", "order").shuffle(hot)
-    mech = hot[:N_MECHANICAL]                                  # also ablations, controls, ranking
-    soft = hot[N_MECHANICAL:N_MECHANICAL + N_GRADED]
-    moderate = hot[N_MECHANICAL + N_GRADED:N_MECHANICAL + 2 * N_GRADED]
-    conflict_hot = hot[N_MECHANICAL + 2 * N_GRADED:] + hot[:N_MECHANICAL + 2 * N_GRADED]
-
-    fin = [i for i in load_finqa() if finqa_usable(i)]
-    unbiased = [i for i in fin if i.file in FINQA_UNBIASED]
-    biased = [i for i in fin if i.file not in FINQA_UNBIASED]
-    rng(seed, "finqa", "unbiased").shuffle(unbiased)
-    rng(seed, "finqa", "biased").shuffle(biased)
-    fin = unbiased + biased                                    # prefer the unbiased samples
-    fin_mech = fin[:N_MECHANICAL]
-    fin_moderate = moderate_finqa(fin[N_MECHANICAL:])
-    used = {p.source_id for p in fin_moderate}
-    fin_rest = [i for i in fin[N_MECHANICAL:] if i.id not in used]
-
-    problems = load_humaneval()
-    rng(seed, "humaneval", "order").shuffle(problems)
-
-    splits = {
-        "mechanical_hotpotqa": mechanical_hotpotqa(mech),
-        "mechanical_finqa": mechanical_finqa(fin_mech),
-        "natural_hotpotqa": natural_hotpotqa(hot, seed),
-        **ablations(mech, seed),
-        "conflict": conflict(conflict_hot, fin_rest, problems, seed),
-        "position_control": position_control(mech),
-        "soft_hotpotqa": soft_hotpotqa(soft),
-        "moderate_hotpotqa": moderate_hotpotqa(moderate),
-        "moderate_finqa": fin_moderate,
-        "ranking_hotpotqa": ranking_hotpotqa(mech),
-    }
-    if set(splits) != set(SPLITS) or set(SPLITS) != set(SPLIT_NAMES):
-        raise ValueError("the built splits do not match SPLITS / SPLIT_NAMES")
-    for name, pairs in splits.items():
+    """Every split's pairs, in memory, in registry order."""
+    pools = allocate(seed)
+    splits = {}
+    for name, info in SPLITS.items():
+        pairs = info.build(pools)
         ids = [p.pair_id for p in pairs]
+        if len(pairs) != info.size:
+            raise ValueError(f"split {name}: built {len(pairs)} pairs, the registry says {info.size}")
         if len(set(ids)) != len(ids):
             raise ValueError(f"split {name}: duplicate pair ids")
-        if any(p.split != name for p in pairs):
-            raise ValueError(f"split {name}: a pair names another split")
-    return {name: splits[name] for name in SPLITS}
+        if any(p.split != name or p.target_relation != info.target_relation for p in pairs):
+            raise ValueError(f"split {name}: a pair names another split or target relation")
+        splits[name] = pairs
+    return splits
 
 
 def _jsonl(pairs: list[Pair]) -> bytes:
@@ -100,16 +46,22 @@ def _jsonl(pairs: list[Pair]) -> bytes:
                    for p in pairs).encode("utf-8")
 
 
-def build_all(seed: int = DEFAULT_SEED, out_dir: Path | None = None) -> dict:
-    """Write data/splits/<split>.jsonl and manifest.json; return the manifest."""
-    out_dir = Path(out_dir or paths.SPLITS)
+def _blobs(seed: int) -> tuple[dict[str, bytes], dict]:
+    """Every file a build writes (split files and the manifest), and the manifest."""
     splits = build_pairs(seed)
     blobs = {f"{name}.jsonl": _jsonl(pairs) for name, pairs in splits.items()}
     manifest = {"seed": seed, "splits": {
         name: {"count": len(pairs), "sha256": hashlib.sha256(blobs[f"{name}.jsonl"]).hexdigest(),
-               "target_relation": SPLITS[name][0], "source": SPLITS[name][1]}
+               "target_relation": SPLITS[name].target_relation, "source": SPLITS[name].source}
         for name, pairs in splits.items()}}
-    blobs["manifest.json"] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    blobs[MANIFEST] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    return blobs, manifest
+
+
+def build_all(seed: int = DEFAULT_SEED, out_dir: Path | str | None = None) -> dict:
+    """Write <out_dir>/<split>.jsonl and manifest.json (default data/splits); return the manifest."""
+    out_dir = Path(out_dir or paths.SPLITS)
+    blobs, manifest = _blobs(seed)
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=out_dir))
     try:
@@ -120,3 +72,41 @@ def build_all(seed: int = DEFAULT_SEED, out_dir: Path | None = None) -> dict:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return manifest
+
+
+def verify(seed: int = DEFAULT_SEED, splits_dir: Path | str | None = None) -> tuple[dict, list[str]]:
+    """Build in memory and compare with the split folder (default data/splits), writing nothing.
+
+    Returns the fresh manifest and one line per difference: a split whose count or sha256 differs
+    from the shipped manifest, a shipped file whose bytes do not match its manifest entry, or a
+    split missing on either side. An empty list means the shipped splits are this build's.
+    """
+    splits_dir = Path(splits_dir or paths.SPLITS)
+    blobs, manifest = _blobs(seed)
+    path = splits_dir / MANIFEST
+    try:
+        shipped = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return manifest, [f"{path}: no shipped manifest"]
+    except json.JSONDecodeError as e:
+        return manifest, [f"{path}: not JSON ({e.msg} at line {e.lineno})"]
+    problems = []
+    if shipped.get("seed") != seed:
+        problems.append(f"{path}: built with seed {shipped.get('seed')}, not {seed}")
+    old = shipped.get("splits", {})
+    for name in sorted(set(old) | set(manifest["splits"])):
+        new_info, old_info = manifest["splits"].get(name), old.get(name)
+        if new_info is None or old_info is None:
+            why = "not built by this seed" if new_info is None else "not in the shipped manifest"
+            problems.append(f"{name}: {why}")
+            continue
+        for key in ("count", "sha256", "target_relation", "source"):
+            if new_info[key] != old_info.get(key):
+                problems.append(f"{name}: {key} {old_info.get(key)!r} shipped, "
+                                f"{new_info[key]!r} built")
+        f = splits_dir / f"{name}.jsonl"
+        if not f.exists():
+            problems.append(f"{name}: {f} is missing")
+        elif hashlib.sha256(f.read_bytes()).hexdigest() != old_info.get("sha256"):
+            problems.append(f"{name}: {f.name} does not match its manifest sha256")
+    return manifest, problems

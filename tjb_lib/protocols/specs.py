@@ -1,13 +1,16 @@
 """Which protocol settings a CLI protocol name stands for, per split.
 
 A ``Spec`` is one protocol setting (protocol, level, paraphrase); with a pair and an order it
-makes one ordered comparison. Paraphrase coverage follows the paper (PROTOCOL_NOTES §4): three
-paraphrases per level for the equivalence and correctness splits (and, here, every HotpotQA
-split), and the FinQA wording-check set for the FinQA moderate tier.
+makes one ordered comparison. Paraphrase coverage follows the paper (App. A.4, C.1) and is
+declared per split in the split registry: three paraphrases per level for the equivalence and
+correctness splits (and, here, every HotpotQA split), and the FinQA wording-check set for the
+FinQA moderate tier.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from tjb_lib.pairs.registry import SPLIT_NAMES, SPLITS
 
 PROTOCOLS = ("ladder", "trace_v1", "trace_v2", "trace_lite")
 LEVELS = ("L0", "L1", "L2", "L3", "L4")
@@ -15,11 +18,6 @@ PARAPHRASES = ("p0", "p1", "p2")
 # FinQA wording check: two faithful L2 paraphrases, one faithful L3, one L4-like boundary variant.
 FINQA_PARAPHRASES = (("L2", "finqa_a"), ("L2", "finqa_b"), ("L3", "finqa_a"),
                      ("L4", "finqa_boundary"))
-THREE_PARAPHRASE_SPLITS = ("mechanical_hotpotqa", "mechanical_finqa", "natural_hotpotqa",
-                           "conflict", "position_control", "soft_hotpotqa", "moderate_hotpotqa",
-                           "ranking_hotpotqa")
-THREE_PARAPHRASE_PREFIXES = ("ablation_",)
-FINQA_PARAPHRASE_SPLITS = ("moderate_finqa",)
 # The paper's names for the TRACE variants are accepted as aliases.
 ALIASES = {"decoupled_v1": "trace_v1", "decoupled_quality_v2": "trace_v2"}
 CLI_NAMES = (*LEVELS, "ladder", "paraphrases", "trace_v1", "trace_v2", "trace_lite")
@@ -54,14 +52,14 @@ def setting_name(protocol: str, level: str | None) -> str:
 
 
 def paraphrase_specs(split: str) -> list[Spec]:
-    """Every paraphrase of every level that the paper runs on ``split``."""
-    if split in FINQA_PARAPHRASE_SPLITS:
+    """Every paraphrase of every level that the paper runs on ``split`` (the split registry
+    names each split's coverage)."""
+    if split not in SPLITS:
+        raise ValueError(f"no paraphrase set for split {split!r}; known splits: "
+                         f"{', '.join(SPLIT_NAMES)}")
+    if SPLITS[split].paraphrases == "finqa_wording_check":
         return [Spec("ladder", level, para) for level, para in FINQA_PARAPHRASES]
-    if split in THREE_PARAPHRASE_SPLITS or split.startswith(THREE_PARAPHRASE_PREFIXES):
-        return [Spec("ladder", level, para) for level in LEVELS for para in PARAPHRASES]
-    known = (*THREE_PARAPHRASE_SPLITS, *(p + "*" for p in THREE_PARAPHRASE_PREFIXES),
-             *FINQA_PARAPHRASE_SPLITS)
-    raise ValueError(f"no paraphrase set for split {split!r}; known splits: {', '.join(known)}")
+    return [Spec("ladder", level, para) for level in LEVELS for para in PARAPHRASES]
 
 
 def expand(name: str, split: str) -> list[Spec]:
