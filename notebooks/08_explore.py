@@ -26,8 +26,9 @@
 # This notebook reads the verdict rows the compendium ships (or replays them from the response
 # store) and lets you move through them: judge, prompt level L0–L4, tier, and a Tie threshold
 # that re-decides logit-scored verdicts from their stored P(A), P(B), P(Tie) without calling the
-# judge again. Run headless (papermill, `make reproduce`) it shows a fixed default view; in
-# Jupyter the last cell adds the interactive controls.
+# judge again; the "paper" choice draws the paper's reported frontier beside the judge you pick.
+# Run headless (papermill, `make reproduce`) it shows a fixed default view; in Jupyter the last
+# cell adds the interactive controls.
 
 # %% tags=["parameters"]
 judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
@@ -41,7 +42,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import compare, explore, plan
+from tjb_lib import compare, explore, frontier, plan
 from tjb_lib.pairs import load_split
 
 compare.check_parameters(judge, scale)
@@ -57,10 +58,16 @@ if not shipped.empty:
 rows = pd.concat([rows, shipped], ignore_index=True) if not shipped.empty else rows
 choices = explore.options(rows)
 pairs = [p for s in splits for p in load_split(s)]
-print(f"{len(rows)} verdict rows; judges {choices['judge']}, levels {choices['level']}, "
-      f"tiers {choices['tier']}")
+print(f"{len(rows)} verdict rows; levels {choices['level']}, tiers {choices['tier']}; judges:")
+for label, _ in explore.judge_labels(rows):
+    print(f"  {label}")
 
 # %% [markdown]
+# A judge folder named `<judge>-rationales` holds a run of `python -m tjb_lib judge --rationales`:
+# the same local judge asked to write its verdict as JSON text with a reason (for the rationale
+# keyword audit, notebook 09) instead of being scored from P(A), P(B), P(Tie). Its list entry says
+# how few of those replies parsed and which tier and level it covers.
+#
 # ## The default view: plain prompt (L0) against the strict endpoint (L4)
 #
 # Each row is one tier; `tie` is the Tie rate and `meaning_of_tie` says what that Tie is. The
@@ -86,6 +93,20 @@ for ax, level in zip(axes, ("L0", "L4")):
     ax.tick_params(axis="x", rotation=0)
 axes[1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
 fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## Beside the paper: the whole ladder, tier by tier
+#
+# The judge's rates at every level it was run at (bold) beside the paper's judges as reported
+# (thin lines: Table A9 for equivalence, printed at L0 and L4 only; Table A19 for soft; Table
+# A11 for moderate). Solid lines are each tier's preference, dashed lines its Tie rate; a level
+# the paper did not print is left out, not drawn as zero.
+
+# %%
+paper = explore.paper_frontier()
+explore.plot_tiers(explore.operating_point(explore.select(rows, judge), by=("judge", "level")),
+                   paper)
 plt.show()
 
 # %% [markdown]
@@ -121,8 +142,9 @@ else:
 # %% [markdown]
 # ## Interactive explorer
 #
-# In Jupyter, pick a judge, level, tier and threshold. Run headless there is no front end, so
-# the controls render as inert widgets; every number above was computed without them.
+# In Jupyter, pick a judge, level, tier and threshold; tick "paper" to draw the paper's reported
+# frontier beside the judge you picked. Run headless there is no front end, so the controls
+# render as inert widgets; every number above was computed without them.
 
 # %%
 try:
@@ -132,7 +154,8 @@ except ImportError:  # the explorer is optional; the static view above stands on
     print("ipywidgets is not installed: the static view above is the whole explorer.")
 
 if widgets is not None:
-    w_judge = widgets.Dropdown(options=choices["judge"], value=judge, description="judge")
+    w_judge = widgets.Dropdown(options=explore.judge_labels(rows), value=judge,
+                               description="judge", layout=widgets.Layout(width="95%"))
     w_level = widgets.Dropdown(options=["all", *choices["level"]], value="L0",
                                description="level")
     w_tier = widgets.Dropdown(options=["all", *choices["tier"]], value="all",
@@ -140,8 +163,9 @@ if widgets is not None:
     w_threshold = widgets.FloatSlider(value=0.0, min=0.0, max=1.0, step=0.05,
                                       description="Tie if |P(A)−P(B)| <", readout_format=".2f",
                                       style={"description_width": "initial"})
+    w_paper = widgets.Checkbox(value=True, description="paper: draw the paper's frontier")
 
-    def show(judge_name, level, tier, threshold):
+    def show(judge_name, level, tier, threshold, with_paper):
         sub = explore.select(rows, judge_name, level)
         if threshold and not explore.has_probabilities(sub):
             display(Markdown(f"*{judge_name} has no stored label probabilities at this "
@@ -160,6 +184,12 @@ if widgets is not None:
                                            n=1, seed=seed)
                 if ex:
                     display(Markdown(explore.render_example(ex[0], max_chars=500)))
+        if with_paper:
+            ladder = explore.select(rows, judge_name)
+            if threshold and explore.has_probabilities(ladder):
+                ladder = frontier.redecide(ladder, tie_margin=threshold)
+            explore.plot_tiers(explore.operating_point(ladder, by=("judge", "level")), paper)
+            plt.show()
 
     display(widgets.interactive(show, judge_name=w_judge, level=w_level, tier=w_tier,
-                                threshold=w_threshold))
+                                threshold=w_threshold, with_paper=w_paper))

@@ -154,3 +154,82 @@ def test_calibration_audit_needs_controls_in_every_group():
     rows = rows[rows["target_relation"] != "identical"]
     with pytest.raises(ValueError, match="no position-only control rows"):
         explore.calibration_audit(rows)
+
+
+def _text_outside_code(markdown: str) -> str:
+    """Everything a Markdown renderer would typeset as prose (not in a code span or block)."""
+    from markdown_it import MarkdownIt
+
+    out = []
+    for token in MarkdownIt("commonmark").enable("table").parse(markdown):
+        for child in token.children or ():
+            if child.type == "text":
+                out.append(child.content)
+    return "\n".join(out)
+
+
+def test_rendered_example_shows_finqa_dollars_and_code_fences_verbatim():
+    task = ("what is the ratio of $ 450697000 to $ 595338000 ( in thousands ) ? *note* "
+            "see # table")
+    cited = "Answer: 0.76 [1]\n\n```python\nx = 1\n```\n\nSources:\n[1] “10-K”, $ 5 * 3"
+    pair = Pair(pair_id="moderate_finqa:T/1:0", split="moderate_finqa", source="finqa",
+                source_id="T/1", target_relation="quality_moderate", gold="plain", task=task,
+                plain="Answer: 0.76\n\nReasoning: $ 450697000 / $ 595338000 = 0.76",
+                cited=cited, artifact="markers", meta={"skipped_text": "$ 1 / $ 2 = 0.5"})
+    rows = pd.DataFrame([_row("moderate_finqa:T/1:0", "quality_moderate", "cited_first",
+                              (0.2, 0.1, 0.7))]).assign(split="moderate_finqa")
+    example = explore.example_pairs([pair], rows, "costly")[0]
+    text = explore.render_example(example)
+    prose = _text_outside_code(text)
+    assert "$" not in prose and "*note*" not in prose and "Sources" not in prose
+    from markdown_it import MarkdownIt
+
+    fences = [t.content for t in MarkdownIt("commonmark").parse(text) if t.type == "fence"]
+    assert fences == [task + "\n", pair.plain + "\n", cited + "\n"]  # each shown whole, as is
+
+
+def test_judge_labels_say_what_each_judges_verdicts_are():
+    scored = _a_loving_run()
+    text = _a_loving_run(judge="toy-rationales")
+    text = text[text["target_relation"] == "equivalent"].assign(p_a=np.nan, p_b=np.nan,
+                                                               p_tie=np.nan)
+    text.loc[text.index[:3], "decision"] = "unparsed"
+    labels = dict((judge, label) for label, judge in
+                  explore.judge_labels(pd.concat([scored, text], ignore_index=True)))
+    assert labels["toy"] == ("toy: 32 verdicts, scored from P(A)/P(B)/P(Tie), 0 unparsed; "
+                             "equivalent, soft, moderate, control at L0")
+    assert labels["toy-rationales"] == ("toy-rationales: 8 verdicts, text replies, 3 unparsed; "
+                                        "equivalent at L0")
+
+
+def test_paper_frontier_is_the_papers_tables_with_unprinted_cells_left_empty():
+    paper = explore.paper_frontier().set_index(["judge", "level"])
+    assert paper.loc[("Claude Sonnet 4.6", "L3"), "moderate_tie"] == 28.5  # Table A11
+    assert paper.loc[("DeepSeek", "L0"), "soft_cited"] == 24.5  # Table A19
+    assert paper.loc[("GPT-5.5", "L0"), "equivalent_cited"] == 85.8  # Table A9, plain
+    assert paper.loc[("GPT-5.5", "L4"), "equivalent_tie"] == 100.0  # Table A9, strict
+    assert np.isnan(paper.loc[("GPT-5.5", "L2"), "equivalent_cited"])  # A9 prints L0, L4 only
+    assert np.isnan(paper.loc[("Gemma-3-12B-IT", "L0"), "soft_tie"])  # not in Table A19
+    assert paper.loc[("Claude Sonnet 4.6", "L0"), "delta_citation"] == pytest.approx(50.7)
+    assert list(paper.index.get_level_values("judge").unique()[:2]) == ["GPT-5.5",
+                                                                       "Claude Sonnet 4.6"]
+
+
+def test_plot_tiers_names_the_meaning_per_panel_and_never_draws_a_missing_level_as_zero():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ours = explore.operating_point(pd.concat([_a_loving_run("L0"), _a_loving_run("L4")]),
+                                   by=("judge", "level"))
+    fig = explore.plot_tiers(ours, explore.paper_frontier())
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == ["equivalent: cited wins; Tie is correct",
+                      "soft: worse-cited wins; Tie is calibrated",
+                      "moderate: better-plain wins; Tie is costly"]
+    first = fig.axes[0].get_lines()[0].get_ydata()  # toy's cited wins on equivalence, L0..L4
+    assert first[0] == 50.0 and np.isnan(first[1:4]).all() and first[4] == 50.0
+    labels = [t.get_text() for t in fig.axes[-1].get_legend().get_texts()]
+    assert labels[:2] == ["toy", "paper: GPT-5.5"] and "Tie" in labels
+    plt.close(fig)

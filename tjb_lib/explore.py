@@ -10,6 +10,7 @@ display.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
@@ -116,6 +117,28 @@ def options(rows: pd.DataFrame) -> dict[str, list[str]]:
     return {"judge": sorted(rows["judge"].dropna().unique().tolist()),
             "level": levels,
             "tier": [t for t in TIER_ORDER if t in tiers] + sorted(tiers - set(TIER_ORDER))}
+
+
+def judge_labels(rows: pd.DataFrame) -> list[tuple[str, str]]:
+    """(label, judge) for the explorer's judge list. Each label says what the judge's verdicts
+    are (scored from P(A), P(B), P(Tie), or text replies), how many there are, how many did not
+    parse, and which tiers and levels they cover, so a partial run (a ``-rationales`` run of one
+    split at one level, say) is not mistaken for a full judge."""
+    _check_rows(rows, ("judge", "level", "decision", "target_relation"))
+    out = []
+    for judge, sub in rows.groupby("judge", sort=True):
+        replied = sub[sub["decision"] != "failed"]
+        probs = (replied.reindex(columns=list(frontier.PROB_COLUMNS))
+                 .apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float))
+        scored = int(np.isfinite(probs).all(axis=1).sum())
+        how = ("scored from P(A)/P(B)/P(Tie)" if scored == len(replied) else
+               "text replies" if scored == 0 else f"{scored} scored from P(A)/P(B)/P(Tie)")
+        unparsed = int((replied["decision"] == "unparsed").sum())
+        tiers = [t for t in TIER_ORDER if t in set(tier_of(sub["target_relation"]))]
+        levels = sorted({str(v) for v in sub["level"].dropna() if str(v)})
+        out.append((f"{judge}: {len(replied)} verdicts, {how}, {unparsed} unparsed; "
+                    f"{', '.join(tiers)} at {', '.join(levels) or 'no level'}", judge))
+    return out
 
 
 def has_probabilities(rows: pd.DataFrame) -> bool:
@@ -226,18 +249,39 @@ def _num(v) -> float | None:
     return v if np.isfinite(v) else None
 
 
+def literal_block(text: str, info: str = "text") -> str:
+    """Text shown verbatim in Markdown: a fenced block longer than any backtick run inside it,
+    so nothing in a pair (FinQA's "$" amounts, which notebooks render as LaTeX; a code answer's
+    own fences; "*" or "#") is read as Markdown or math."""
+    fence = "`" * max(3, _longest_backtick_run(text) + 1)
+    return f"{fence}{info}\n{text}\n{fence}"
+
+
+def literal_inline(text: str) -> str:
+    """One line of text shown verbatim inside a Markdown paragraph (a code span)."""
+    ticks = "`" * (_longest_backtick_run(text) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(m) for m in re.findall(r"`+", text)), default=0)
+
+
 def render_example(example: Mapping, max_chars: int = 900) -> str:
     """One example as Markdown: the meaning, the task, both candidates (shortened) and the
-    verdicts per order, with the label probabilities where the judge has them."""
+    verdicts per order, with the label probabilities where the judge has them. Every piece of
+    pair text is shown verbatim (:func:`literal_block`, :func:`literal_inline`)."""
     def cut(text: str) -> str:
         text = text.strip()
         return text if len(text) <= max_chars else text[:max_chars].rstrip() + " [...]"
 
     lines = [f"**Tie is {example['meaning']}** ({example['split']}, `{example['pair_id']}`): "
-             f"{example['why']}", "", f"*Construction:* {example['note']}; gold: "
-             f"`{example['gold']}`.", "", f"**Task.** {cut(example['task'])}", "",
-             "**Plain candidate**", "", "```text", cut(example["plain"]), "```", "",
-             "**Cited candidate**", "", "```text", cut(example["cited"]), "```", "",
+             f"{example['why']}", "", f"*Construction:* {literal_inline(example['note'])}; "
+             f"gold: {literal_inline(str(example['gold']))}.", "", "**Task**", "",
+             literal_block(cut(example["task"])), "", "**Plain candidate**", "",
+             literal_block(cut(example["plain"])), "", "**Cited candidate**", "",
+             literal_block(cut(example["cited"])), "",
              "| judge | level | order | verdict | P(A) | P(B) | P(Tie) |",
              "|---|---|---|---|---|---|---|"]
     for v in example["verdicts"]:
@@ -296,3 +340,89 @@ def calibration_audit(rows: pd.DataFrame, by: Sequence[str] = ("judge", "level")
     out = pd.concat(points, ignore_index=True)
     lead = [*by, "correction"]
     return out[lead + [c for c in out.columns if c not in lead]], pd.DataFrame(priors)
+
+
+# --------------------------------------------------------------------------- the paper's frontier
+
+#: Table A9's HotpotQA mechanical rows as ladder levels: plain preference and the strict rubric
+A9_LEVELS = {"Mechanical Plain": "L0", "Mechanical Strict": "L4"}
+#: per tier, the rate that shows a preference and its name; every panel also draws Tie
+TIER_PANELS = (("equivalent", "equivalent_cited", "cited wins"),
+               ("soft", "soft_cited", "worse-cited wins"),
+               ("moderate", "moderate_better_plain", "better-plain wins"))
+
+
+def paper_frontier() -> pd.DataFrame:
+    """The paper's judges as operating points per level, in the columns of
+    :func:`tjb_lib.frontier.tier_rates`: equivalence from Table A9 (HotpotQA mechanical; the
+    paper prints L0 and L4 only), soft from Table A19 (worse-cited wins, Tie), moderate from
+    Table A11 (better-plain wins, Tie). A cell the paper did not print is NaN, never 0."""
+    from tjb_lib.report import paper_table
+
+    a9 = paper_table("table_a9")
+    a9 = a9[a9["protocol"].isin(A9_LEVELS)]
+    equivalent = pd.DataFrame({
+        "judge": a9["model"], "level": a9["protocol"].map(A9_LEVELS),
+        "equivalent_cited": a9["citation_win"], "equivalent_plain": a9["base_win"],
+        "equivalent_tie": a9["tie"]})
+    a19 = paper_table("table_a19")
+    soft = pd.DataFrame({"judge": a19["judge"], "level": a19["level"],
+                         "soft_cited": a19["worse_cited"], "soft_tie": a19["tie"]})
+    a11 = paper_table("table_a11")
+    moderate = pd.DataFrame({"judge": a11["judge"], "level": a11["level"],
+                             "moderate_better_plain": a11["better_plain"],
+                             "moderate_tie": a11["tie"]})
+    out = (moderate.merge(soft, on=["judge", "level"], how="outer")
+           .merge(equivalent, on=["judge", "level"], how="outer"))
+    out["delta_citation"] = out["equivalent_cited"] - out["equivalent_plain"]
+    judges = list(dict.fromkeys(moderate["judge"]))  # the paper's order of judges
+    out["_j"] = out["judge"].map({j: i for i, j in enumerate(judges)}).fillna(len(judges))
+    return out.sort_values(["_j", "judge", "level"]).drop(columns="_j").reset_index(drop=True)
+
+
+def plot_tiers(ours: pd.DataFrame, paper: pd.DataFrame | None = None,
+               levels: Sequence[str] = ("L0", "L1", "L2", "L3", "L4")):
+    """Per tier, its preference rate (solid) and its Tie rate (dashed) over the prompt levels:
+    ``ours`` (one bold line per judge: a run's operating points, or a person's verdicts) beside
+    the paper's judges (thin, from :func:`paper_frontier`). Each panel names what a Tie means in
+    its tier. A level a judge has no value for is left out, never drawn as 0."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    _check_rows(ours, ("judge", "level"), "operating points")
+    fig, axes = plt.subplots(1, len(TIER_PANELS), figsize=(13, 4.2), sharey=True)
+    strong = ["#222222", "#c44e52", "#4c72b0", "#55a868"]
+    light = ["#8da0cb", "#e78ac3", "#a6d854", "#ffd92f", "#e5c494"]
+    groups = [(j, g, strong[i % len(strong)], 2.2, 6)
+              for i, (j, g) in enumerate(ours.groupby("judge", sort=False))]
+    if paper is not None:
+        groups += [(f"paper: {j}", g, light[i % len(light)], 1.2, 4)
+                   for i, (j, g) in enumerate(paper.groupby("judge", sort=False))]
+    handles = []
+    for label, g, color, lw, ms in groups:
+        drawn = False
+        for ax, (tier, win, _) in zip(axes, TIER_PANELS):
+            for col, style in ((win, "-"), (f"{tier}_tie", "--")):
+                if col not in g.columns:
+                    continue
+                y = g.drop_duplicates("level").set_index("level")[col].reindex(levels)
+                if y.isna().all():
+                    continue
+                # a level without a value breaks the line: nothing is drawn between known levels
+                ax.plot(range(len(levels)), y.to_numpy(dtype=float), style, color=color, lw=lw,
+                        marker="o", ms=ms)
+                drawn = True
+        if drawn:
+            handles.append(Line2D([], [], color=color, lw=lw, marker="o", ms=ms, label=label))
+    handles += [Line2D([], [], color="#555555", ls="-", label="preference (panel title)"),
+                Line2D([], [], color="#555555", ls="--", label="Tie")]
+    for ax, (tier, _, win_label) in zip(axes, TIER_PANELS):
+        ax.set_title(f"{tier}: {win_label}; Tie is {MEANING_OF_TIER[tier]}", fontsize=10)
+        ax.set_xticks(range(len(levels)), list(levels))
+        ax.set_ylim(-3, 103)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("% of verdicts")
+    axes[-1].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                    frameon=False, fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,184 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 11 · Judge it yourself
+#
+# In this notebook **you are the judge**. You see real pairs from the benchmark, blind: a task
+# and two candidate answers named only A and B. Which candidate carries the citation-like
+# display, and which tier the pair comes from, are hidden; the side shown as A and the order of
+# the items are shuffled with the seed. You judge every pair twice: first under the plain
+# instruction of prompt level **L0**, then under the strict instruction of level **L4**, word
+# for word as the project's judges read them. Click **A**, **B** or **Tie**.
+#
+# Your answers are saved after every click as an annotator workbook (the format of notebook 10,
+# so it can be re-imported like any annotator's). When both rounds are done the notebook draws
+# your own frontier beside the embedded judge and the paper's judges, and names what each of
+# your Ties means: **correct** on equivalent pairs, **calibrated** on soft pairs, **costly** on
+# moderate pairs.
+#
+# Run headless (papermill, `make reproduce`) there is nobody to click, so the results section
+# runs on a shipped **example** label set, written by a documented rule, not by a person.
+
+# %% tags=["parameters"]
+judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
+scale = "default"      # default: the documented sample; paper: every pair
+seed = 20260923        # example and simulation seed
+replay_only = False    # True: only replay stored judge calls, never call the judge
+outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
+annotator = "you"      # the code your workbook is saved under (letters, digits, - or _)
+n_per_tier = 4         # pairs per tier: equivalence, soft, moderate (each judged twice)
+labels = "example"     # whose verdicts the results section reads: "example" or "mine"
+
+# %%
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from IPython.display import Markdown, display
+
+from tjb_lib import annotate, compare, explore, frontier, metrics, paths, plan
+from tjb_lib import judge_yourself as jy
+
+compare.check_parameters(judge, scale)
+if labels not in ("example", "mine"):
+    raise ValueError(f"labels must be 'example' or 'mine', got {labels!r}")
+FOLDER = (Path(outputs_dir) if outputs_dir else paths.OUTPUTS) / "judge_yourself"
+pairs = jy.draw_pairs(n_per_tier, seed, scale)
+jy.export_rounds(pairs, FOLDER, seed)
+print(f"{len(pairs)} pairs ({n_per_tier} per tier, tiers hidden until the end), two rounds; "
+      f"workbooks and keys in {FOLDER}")
+
+# %% [markdown]
+# ## The two instructions
+#
+# The first paragraph of each level's prompt (`tjb_lib/prompts/ladder_L0_p0.txt` and
+# `ladder_L4_p0.txt`); a judge also gets the reply format, which you answer with buttons.
+
+# %%
+display(Markdown("\n\n".join(f"**{lv}**: {jy.instruction(lv)}" for lv in jy.LEVELS)))
+
+# %% [markdown]
+# ## The other judges on the same pairs
+#
+# The embedded judge's stored verdicts on exactly these pairs at L0 and L4 (both candidate
+# orders, so two verdicts per pair), replayed from the response store; and the paper's judges,
+# whose reported rates come from the whole tiers of the paper (Tables A9, A19, A11), not from
+# these pairs. The position-only controls (identical candidates, Table A16) say first how far
+# the embedded judge's verdicts are about content at all.
+
+# %%
+FLOATS = ["table_a14", "table_a19", "table_a11", "table_a13", "table_a16"]
+jobs = [j for j in plan.jobs(FLOATS, scale) if j.protocol in jy.LEVELS]
+all_rows = plan.run_jobs(jobs, judge, replay_only=replay_only, progress=False)
+judge_rows = all_rows[all_rows["pair_id"].isin({p.pair_id for p in pairs})]
+controls = metrics.position_table(all_rows[all_rows["target_relation"] == "identical"],
+                                  by=("judge", "level"))
+paper = explore.paper_frontier()
+display(Markdown("Position-only controls: " + "; ".join(
+    f"at {r.level} {judge} picks slot A in {r.first_position_win:.0f}%, slot B in "
+    f"{r.second_position_win:.0f}% and answers Tie in {r.tie:.0f}% of {r.n} comparisons of "
+    "identical candidates" for r in controls.itertuples())
+    + f". Where one slot dominates, {judge}'s verdicts below are about position, not content."))
+print(f"{judge}: {len(judge_rows)} stored verdicts on these pairs; paper judges: "
+      f"{', '.join(paper['judge'].unique())}")
+
+
+def report(verdicts: pd.DataFrame) -> None:
+    """A person's verdicts beside the judge's on the same pairs and the paper's judges."""
+    who = verdicts["judge"].iloc[0]
+    same = judge_rows[judge_rows["pair_id"].isin(set(verdicts["pair_id"]))]
+    runs = [(who, verdicts)] + ([(judge, same)] if not same.empty else [])
+    table = pd.concat([explore.static_view(rows, name, lv).assign(judge=name, level=lv)
+                       for name, rows in runs for lv in jy.LEVELS], ignore_index=True)
+    display(table[["judge", "level", "tier", "meaning_of_tie", "n", "cited", "plain", "tie",
+                   "unparsed"]].round(1))
+    if same.empty:
+        display(Markdown(f"*{judge} has no stored verdicts on these pairs: only the paper's "
+                         "judges are drawn beside yours.*"))
+    points = pd.concat([frontier.tier_rates(rows, by=("judge", "level")) for _, rows in runs],
+                       ignore_index=True)
+    explore.plot_tiers(points, paper, levels=jy.LEVELS)
+    plt.show()
+    display(Markdown(jy.tie_readings(verdicts)))
+    display(Markdown("**The key, item by item** (which side was shown as A, and the verdict "
+                     "in the paper's terms):"))
+    display(jy.reveal(verdicts))
+
+
+# %% [markdown]
+# ## Judge
+#
+# Read the instruction above the task, then the two candidates, and click. **Back** shows the
+# previous item again; a new click replaces its answer. Every click is saved, so you can stop
+# and come back: reopening the notebook resumes where you were. When the last item of the
+# second round is answered, your results appear under the buttons. Headless, the buttons are
+# inert and the next section reads the example labels instead.
+
+# %%
+from tjb_lib.judge_yourself_ui import JudgeYourself  # noqa: E402  (needs ipywidgets)
+
+session = JudgeYourself(FOLDER, annotator, on_done=report)
+display(session)
+
+# %% [markdown]
+# ## Results
+#
+# With `labels = "example"` (the default, and the only choice headless) this section reads the
+# shipped example set in `data/judge_yourself/example/`; with `labels = "mine"` it reads your
+# saved workbook, the same report the buttons show when you finish.
+
+# %%
+if labels == "example":
+    display(Markdown(
+        "**EXAMPLE LABELS, NOT A PERSON.** These verdicts were written by a deterministic rule, "
+        "`tjb_lib.judge_yourself.example_answer`, that reads only the two candidates as shown: "
+        "under L0 the candidate with more substance wins (text left once citation-like display "
+        "is removed), equal substance goes to the candidate showing more display, and identical "
+        "candidates are a Tie; under L4 it answers Tie whenever both state the same final "
+        "answer. No human labelled these pairs; `data/judge_yourself/example/README.md` says "
+        "how the set was made."))
+    verdicts = jy.read_verdicts(jy.EXAMPLE_DIR, jy.EXAMPLE_ANNOTATOR)
+else:
+    verdicts = jy.read_verdicts(FOLDER, annotator)
+report(verdicts)
+
+# %% [markdown]
+# How to read it. In each panel the solid line is the tier's preference and the dashed line is
+# Tie. The L4 instruction asks for Tie whenever the final answers agree, and it is blind to the
+# tier: a Tie it adds on an equivalent pair removes a preference for display (correct), on a
+# soft pair it records a difference humans themselves mostly call a Tie (calibrated), and on a
+# moderate pair it throws away a real quality gap (costly). Where your Ties rose from L0 to L4
+# on all three tiers at once, you traced the paper's frontier yourself: suppression and
+# resolution loss from one change of instruction. A judge whose controls above show one slot
+# winning is answering the position, so its lines say little about content.
+
+# %% [markdown]
+# ## Your workbook, re-imported
+#
+# Each round is a graded workbook with its key, exactly as notebook 10 writes them: only Q5 (the
+# final preference) is filled, so it is read back as a partial workbook. The same call reads any
+# annotator's file.
+
+# %%
+source, code = ((jy.EXAMPLE_DIR, jy.EXAMPLE_ANNOTATOR) if labels == "example"
+                else (FOLDER, annotator))
+for level in jy.LEVELS:
+    path = jy.answers_path(source, level, code)
+    back = annotate.import_workbook(path, source / f"{jy.stem(level)}.key.csv",
+                                    annotator=code, partial=True)
+    counts = back.groupby("target_relation")["preference"].value_counts().unstack(fill_value=0)
+    display(Markdown(f"`{path.name}` of round {level}: {len(back)} items read back"))
+    display(counts)

@@ -1,0 +1,108 @@
+"""The A / B / Tie buttons of notebook 11, clicked through ipywidgets' own API on real pairs:
+every click saved, Back and resume, both rounds handed on as verdict rows, nothing of the key
+on screen."""
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import pytest
+
+from tjb_lib import judge_yourself as jy
+from tjb_lib.judge_yourself_ui import JudgeYourself
+
+
+@pytest.fixture
+def folder(tmp_path):
+    pairs = jy.draw_pairs(2, seed=3)  # 6 pairs, two rounds: 12 items
+    jy.export_rounds(pairs, tmp_path, seed=5)
+    return tmp_path
+
+
+def _screen(app: JudgeYourself) -> str:
+    return "".join(w.value for w in (app.heading, app.task, app.candidate_a, app.candidate_b))
+
+
+def _click_all(app, pattern=("A", "B", "Tie")):
+    clicked = []
+    while not app.done:
+        r, i = app.position
+        label = pattern[len(clicked) % len(pattern)]
+        clicked.append((app.rounds[r][0], app.rounds[r][1]["item_id"].iloc[i], label))
+        app.buttons[label].click()
+    return clicked
+
+
+def test_clicking_through_both_rounds_saves_every_answer_and_hands_on_the_verdicts(folder):
+    done = []
+    app = JudgeYourself(folder, "stu", on_done=done.append)
+    assert app.position == (0, 0) and "Round 1 of 2" in app.heading.value
+    assert html.escape(jy.instruction("L0")) in app.heading.value
+    app.buttons["B"].click()
+    saved = jy.read_answers(folder, "L0", "stu")  # on disk after the first click
+    assert saved == {app.rounds[0][1]["item_id"].iloc[0]: "B"}
+    clicked = [("L0", next(iter(saved)), "B")] + _click_all(app)
+    assert len(clicked) == 12 and done and len(done) == 1
+    assert all(b.disabled for b in app.buttons.values())
+    verdicts = done[0]
+    keys = {lv: pd.read_csv(folder / f"{jy.stem(lv)}.key.csv").set_index("item_id")
+            for lv in jy.LEVELS}
+    got = verdicts.set_index(["level", "item_id"])["decision"]
+    for level, item, label in clicked:
+        a_side = keys[level].loc[item, "a_side"]
+        want = {"A": a_side, "B": "plain" if a_side == "cited" else "cited", "Tie": "tie"}
+        assert got[(level, item)] == want[label], (level, item)
+    assert set(verdicts["pair_id"]) == set(keys["L0"]["pair_id"])
+
+
+def test_round_two_says_the_instruction_changed(folder):
+    app = JudgeYourself(folder, "stu")
+    for _ in range(6):
+        app.buttons["Tie"].click()
+    assert app.position == (1, 0)
+    assert "Round 2 of 2" in app.heading.value and "instruction has changed" in app.heading.value
+    assert html.escape(jy.instruction("L4")) in app.heading.value
+
+
+def test_back_shows_the_previous_item_and_a_new_click_replaces_its_answer(folder):
+    app = JudgeYourself(folder, "stu")
+    assert app.back.disabled
+    first = app.rounds[0][1]["item_id"].iloc[0]
+    app.buttons["A"].click()
+    app.back.click()
+    assert app.position == (0, 0) and "Your answer so far: <b>A</b>" in app.heading.value
+    app.buttons["Tie"].click()
+    assert jy.read_answers(folder, "L0", "stu") == {first: "Tie"} and app.position == (0, 1)
+
+
+def test_a_new_session_resumes_at_the_first_unanswered_item(folder):
+    app = JudgeYourself(folder, "stu")
+    for _ in range(8):
+        app.buttons["A"].click()
+    again = JudgeYourself(folder, "stu")
+    assert again.position == (1, 2) and again.answers == app.answers
+    other = JudgeYourself(folder, "someone_else")
+    assert other.position == (0, 0)
+    done = []
+    _click_all(again)
+    assert JudgeYourself(folder, "stu", on_done=done.append).done and len(done) == 1
+
+
+def test_the_screen_shows_only_what_the_workbook_shows(folder):
+    app = JudgeYourself(folder, "stu")
+    keys = pd.concat(pd.read_csv(folder / f"{jy.stem(lv)}.key.csv") for lv in jy.LEVELS)
+    secrets = set(keys["pair_id"]) | set(keys["split"]) | set(keys["target_relation"])
+    while not app.done:
+        r, i = app.position
+        item = app.rounds[r][1].iloc[i]
+        screen = _screen(app)
+        assert not [s for s in secrets if s in screen]
+        for column in ("task", "candidate_A", "candidate_B"):  # whole, escaped, in <pre>
+            assert "<pre" in screen and html.escape(item[column]) in screen
+        app.buttons["Tie"].click()
+
+
+def test_without_a_front_end_the_session_is_one_plain_line(folder):
+    bundle = JudgeYourself(folder, "stu")._repr_mimebundle_()
+    assert bundle["text/plain"].startswith("Judge it yourself: 12 items in 2 rounds for 'stu'")
+    assert "application/vnd.jupyter.widget-view+json" in bundle

@@ -1,0 +1,283 @@
+"""A person as the judge (notebook 11): real pairs shown blind, A / B / Tie answers kept in an
+annotator workbook, and those answers read back as verdict rows beside any judge's.
+
+The student judges the same pairs twice, first under the L0 instruction and then under L4, in
+the words of the project's own prompts (``ladder_L0_p0``, ``ladder_L4_p0``). Each round is a
+graded workbook written by :mod:`tjb_lib.annotate`: the item order and the side shown as A are
+drawn from the seed, the split, tier and gold stay in the key, and a filled workbook re-imports
+like any annotator's. Only the final preference (Q5) is asked; the other questions stay blank,
+so a round is read back as a partial workbook.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from tjb_lib import annotate, explore, paths, plan
+from tjb_lib.pairs import load_split
+from tjb_lib.pairs.strip import strip_artifacts
+from tjb_lib.protocols.templates import load_template
+from tjb_lib.records import Pair
+
+LEVELS = ("L0", "L4")
+TIERS = ("equivalent", "soft", "moderate")
+KIND = "graded"
+ANSWER_COLUMN = "q5_preference"  # the workbook column the A / B / Tie buttons fill
+ANSWERS = ("A", "B", "Tie")
+EXAMPLE_DIR = paths.DATA / "judge_yourself" / "example"
+EXAMPLE_ANNOTATOR = "EXAMPLE"
+EXAMPLE_COMMENT = "example label written by judge_yourself.example_answer, not by a person"
+#: the draw behind the shipped example: the notebook's defaults
+EXAMPLE_DRAW = {"n_per_tier": 4, "seed": 20260923, "scale": "default"}
+
+
+def instruction(level: str) -> str:
+    """The instruction a judge reads at this level: the first paragraph of the level's first
+    prompt paraphrase (``tjb_lib/prompts/ladder_<level>_p0.txt``), without the JSON format."""
+    return load_template(f"ladder_{level}_p0").user.split("\n\n", 1)[0].strip()
+
+
+def draw_pairs(n_per_tier: int, seed: int, scale: str = "default") -> list[Pair]:
+    """``n_per_tier`` pairs from each of the equivalence, soft and moderate tiers, drawn with the
+    seed from the pairs the plan judges at this scale (the first N of each split of the tier),
+    so a judge's stored verdicts cover the same pairs the student sees."""
+    if n_per_tier < 1:
+        raise ValueError(f"n_per_tier must be >= 1, got {n_per_tier}")
+    out: list[Pair] = []
+    for t, tier in enumerate(TIERS):
+        splits = explore.TIE_MEANINGS[explore.MEANING_OF_TIER[tier]].splits
+        pool = [p for s in splits for p in load_split(s)[:plan.limit_for(s, LEVELS[0], scale)]]
+        if len(pool) < n_per_tier:
+            raise ValueError(f"tier {tier!r} has {len(pool)} pairs at scale {scale!r}, fewer "
+                             f"than n_per_tier={n_per_tier}")
+        pick = np.random.default_rng([seed, t]).choice(len(pool), n_per_tier, replace=False)
+        out.extend(pool[i] for i in sorted(pick))
+    return out
+
+
+# --------------------------------------------------------------------------- workbooks
+
+
+def stem(level: str) -> str:
+    """The workbook name of one round."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    return f"judge_yourself_{level}"
+
+
+def answers_path(folder: Path | str, level: str, annotator: str) -> Path:
+    """Where a filled round goes: the layout :func:`tjb_lib.annotate.label_sets` reads."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", annotator):
+        raise ValueError(f"annotator code must be letters, digits, '-' or '_', got {annotator!r}")
+    return Path(folder) / "labels" / stem(level) / f"{annotator}.csv"
+
+
+def export_rounds(pairs: list[Pair], folder: Path | str, seed: int) -> None:
+    """One blind graded workbook (xlsx, csv, key) per level under ``folder``; round i draws its
+    item order and sides from ``seed + i``, so the second round is shuffled afresh."""
+    for i, level in enumerate(LEVELS):
+        annotate.export_workbooks(pairs, KIND, folder, seed=seed + i, name=stem(level))
+
+
+def items(folder: Path | str, level: str) -> pd.DataFrame:
+    """The items of one round as the student sees them: item_id, task, candidate_A,
+    candidate_B (from the blank workbook; nothing of the key)."""
+    path = Path(folder) / f"{stem(level)}.csv"
+    if not path.exists():
+        raise FileNotFoundError(f"no workbook for round {level} at {path}: export the rounds "
+                                "first (judge_yourself.export_rounds)")
+    return pd.read_csv(path, dtype=str, keep_default_na=False)[list(annotate.SHOWN_COLUMNS)]
+
+
+def write_answers(folder: Path | str, level: str, annotator: str,
+                  answers: Mapping[str, str], comment: str = "") -> Path:
+    """Write the round's workbook with the answers given so far in its Q5 column (others blank)
+    and return its path. The file is replaced whole, so an interrupted write leaves the previous
+    answers, never half a file."""
+    shown = items(folder, level)
+    unknown = sorted(set(answers) - set(shown["item_id"]))
+    if unknown:
+        raise ValueError(f"round {level}: answers for items not in the workbook: {unknown}")
+    bad = {k: v for k, v in answers.items() if v not in ANSWERS}
+    if bad:
+        raise ValueError(f"round {level}: answers must be one of {ANSWERS}, got {bad}")
+    filled = shown.reindex(columns=list(annotate.label_columns(KIND)), fill_value="")
+    filled[ANSWER_COLUMN] = filled["item_id"].map(answers).fillna("")
+    filled.loc[filled[ANSWER_COLUMN] != "", annotate.COMMENT_COLUMN] = comment
+    path = answers_path(folder, level, annotator)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    filled.to_csv(tmp, index=False, lineterminator="\n")
+    tmp.replace(path)
+    return path
+
+
+def read_answers(folder: Path | str, level: str, annotator: str) -> dict[str, str]:
+    """The answers already saved for one round ({item_id: A | B | Tie}; empty when none), after
+    checking that the saved file shows the same items as the round's workbook."""
+    path = answers_path(folder, level, annotator)
+    if not path.exists():
+        return {}
+    filled = pd.read_csv(path, dtype=str, keep_default_na=False)
+    shown = items(folder, level)
+    cols = list(annotate.SHOWN_COLUMNS)
+    if ANSWER_COLUMN not in filled.columns or not all(c in filled.columns for c in cols):
+        raise ValueError(f"{path}: not a filled {KIND} workbook (columns {list(filled.columns)})")
+    same = filled[cols].reset_index(drop=True).equals(shown.reset_index(drop=True))
+    if not same:
+        raise ValueError(f"{path}: its items differ from the workbook {stem(level)}.csv beside "
+                         "it (another draw or another build of the splits); move it away to "
+                         "start afresh")
+    given = filled[filled[ANSWER_COLUMN] != ""]
+    return dict(zip(given["item_id"], given[ANSWER_COLUMN]))
+
+
+def read_verdicts(folder: Path | str, annotator: str) -> pd.DataFrame:
+    """Both rounds of one annotator as verdict rows: one per answered item, with judge (the
+    annotator code), protocol "ladder", level, pair_id, split, target_relation, gold, order
+    (cited_first when the cited side was shown as A), parsed (A | B | Tie) and decision
+    (cited | plain | tie), read back through the key by :func:`tjb_lib.annotate.import_workbook`.
+    Unanswered items are left out."""
+    folder = Path(folder)
+    frames = []
+    for level in LEVELS:
+        path = answers_path(folder, level, annotator)
+        if not path.exists():
+            continue
+        read_answers(folder, level, annotator)  # the saved items are the round's items
+        labels = annotate.import_workbook(path, folder / f"{stem(level)}.key.csv",
+                                          annotator=annotator, partial=True)
+        labels = labels[labels["preference"].notna()]
+        frames.append(pd.DataFrame({
+            "judge": annotator, "protocol": "ladder", "level": level, "paraphrase": "",
+            "item_id": labels["item_id"], "pair_id": labels["pair_id"],
+            "split": labels["split"], "source": labels["source"],
+            "target_relation": labels["target_relation"], "gold": labels["gold"],
+            "order": np.where(labels["a_side"] == "cited", "cited_first", "plain_first"),
+            "parsed": ["Tie" if pref == "tie" else "A" if pref == side else "B"
+                       for side, pref in zip(labels["a_side"], labels["preference"])],
+            "decision": labels["preference"].astype(str)}))
+    if not frames:
+        raise FileNotFoundError(f"no answers of {annotator!r} under {folder / 'labels'}")
+    return pd.concat(frames, ignore_index=True)
+
+
+# --------------------------------------------------------------------------- the example
+
+
+def final_answer(text: str) -> str | None:
+    """The final answer a candidate states ("Answer: ...", "Final answer: ...", "The answer is
+    ...", "So the answer is ..."), with citation-like display removed; None when none is found."""
+    m = re.search(r"(?m)^(?:Final answer|Answer):[ \t]*(\S.*)$"
+                  r"|(?:So the answer is|The answer is)[ \t]+(.+?)\.?[ \t]*$",
+                  strip_artifacts(text))
+    return None if m is None else (m.group(1) or m.group(2)).strip()
+
+
+def example_answer(level: str, candidate_a: str, candidate_b: str) -> str:
+    """The deterministic rule that wrote the shipped example labels (not a person). It reads
+    only the two candidates as shown. Under L0 the candidate with more substance wins (text left
+    once citation-like display is removed by :func:`tjb_lib.pairs.strip.strip_artifacts`); equal
+    substance goes to the one that shows more display; identical candidates are a Tie. Under L4
+    it answers Tie whenever both state the same final answer, as the L4 instruction asks, and
+    otherwise follows the L0 rule."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    if level == "L4":
+        answer = final_answer(candidate_a)
+        if answer is not None and answer == final_answer(candidate_b):
+            return "Tie"
+    a = (len(strip_artifacts(candidate_a)), len(candidate_a))
+    b = (len(strip_artifacts(candidate_b)), len(candidate_b))
+    return "A" if a > b else "B" if b > a else "Tie"
+
+
+def write_example(folder: Path | str = EXAMPLE_DIR) -> list[Path]:
+    """Write the example label set: for each round its blank workbook (csv), its key and the
+    labels of :func:`example_answer` under ``labels/<round>/EXAMPLE.csv``, from the draw in
+    ``EXAMPLE_DRAW``. Returns the files written."""
+    folder = Path(folder)
+    pairs = draw_pairs(**EXAMPLE_DRAW)
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        export_rounds(pairs, tmp, EXAMPLE_DRAW["seed"])
+        for level in LEVELS:
+            shown = items(tmp, level)
+            answers = {r.item_id: example_answer(level, r.candidate_A, r.candidate_B)
+                       for r in shown.itertuples()}
+            labels = write_answers(tmp, level, EXAMPLE_ANNOTATOR, answers, EXAMPLE_COMMENT)
+            for src in (Path(tmp) / f"{stem(level)}.csv", Path(tmp) / f"{stem(level)}.key.csv",
+                        labels):
+                dst = folder / src.relative_to(tmp)
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, dst)
+                written.append(dst)
+    return written
+
+
+# --------------------------------------------------------------------------- reading the verdicts
+
+#: per tier: the decision that is a preference there, its name, and what it shows
+PREFERENCE = {
+    "equivalent": ("cited", "cited wins", "A cited win here is a preference for citation-like "
+                                          "display: the content is the same."),
+    "soft": ("cited", "worse-cited wins", "A worse-cited win here goes against the side whose "
+                                          "reasoning is more specific."),
+    "moderate": ("plain", "better-plain wins", "A better-plain win here is a quality gap "
+                                               "resolved."),
+}
+
+
+def tie_readings(verdicts: pd.DataFrame) -> str:
+    """Markdown naming the three meanings of Tie on one person's verdicts: per tier, the Ties
+    and the tier's preference under each level, what a Tie means there, and, on the moderate
+    tier, how many gaps resolved under the first level became Ties under the last."""
+    who = ", ".join(sorted(set(verdicts["judge"])))
+    tier = explore.tier_of(verdicts["target_relation"])
+    out = []
+    for name in TIERS:
+        meaning = explore.MEANING_OF_TIER[name]
+        sub = verdicts[(tier == name).to_numpy()]
+        pref, pref_name, what = PREFERENCE[name]
+        counts = []
+        for level in LEVELS:
+            d = sub.loc[sub["level"] == level, "decision"]
+            counts.append(f"under {level}, Tie {int((d == 'tie').sum())} of {len(d)} and "
+                          f"{pref_name} {int((d == pref).sum())}")
+        line = (f"**{name}: Tie is {meaning}.** {explore.TIE_MEANINGS[meaning].why} "
+                f"{who}: " + "; ".join(counts) + f". {what}")
+        if name == "moderate":
+            first, last = (sub[sub["level"] == lv].set_index("pair_id")["decision"]
+                           for lv in LEVELS)
+            both = first.index.intersection(last.index)
+            lost = int(((first[both] == "plain") & (last[both] == "tie")).sum())
+            line += (f" {lost} of the {int((first[both] == 'plain').sum())} gaps resolved under "
+                     f"{LEVELS[0]} became a Tie under {LEVELS[-1]}: that is resolution loss.")
+        out.append(line)
+    return "\n\n".join(out)
+
+
+def reveal(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """The key beside each answer, once judging is over: per pair, its tier and split, and per
+    level which side was shown as A and the verdict given (in the paper's terms)."""
+    v = verdicts.assign(tier=explore.tier_of(verdicts["target_relation"]).to_numpy(),
+                        shown_as_A=np.where(verdicts["order"] == "cited_first", "cited",
+                                            "plain"))
+    wide = v.pivot_table(index=["tier", "split", "pair_id"], columns="level",
+                         values=["item_id", "shown_as_A", "decision"], aggfunc="first")
+    wide.columns = [f"{level}_{field}" for field, level in wide.columns]
+    cols = [f"{lv}_{f}" for lv in LEVELS for f in ("item_id", "shown_as_A", "decision")]
+    wide = wide.reindex(columns=cols).reset_index()
+    wide["_t"] = wide["tier"].map({t: i for i, t in enumerate(TIERS)})
+    return wide.sort_values(["_t", "split", "pair_id"]).drop(columns="_t").reset_index(drop=True)
+
+
+if __name__ == "__main__":  # python -m tjb_lib.judge_yourself: rewrite the shipped example
+    for path in write_example():
+        print(path.relative_to(paths.ROOT))
