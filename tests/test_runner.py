@@ -253,3 +253,75 @@ def test_run_metadata_merges_runs_and_refuses_a_key(pairs, tmp_path, monkeypatch
         write_run_metadata(leaky, SPLIT, "L0", pd.DataFrame(), "t0", "t1",
                            out_dir=tmp_path / "metadata")
     assert fake not in (tmp_path / "metadata" / "scripted.json").read_text()
+
+
+class FatalOnThird(ScriptedJudge):
+    """Answers twice, then meets what no retry fixes (say, the provider rejects the key)."""
+
+    def complete(self, request):
+        from tjb_lib.judges.base import FatalJudgeError
+
+        if self.n_calls >= 2:
+            self.n_calls += 1
+            raise FatalJudgeError("provider rejected the request: 401 invalid key")
+        return super().complete(request)
+
+
+@pytest.mark.parametrize("concurrency", [1, 3])
+def test_a_fatal_judge_error_stops_the_run_and_records_no_failed_row(pairs, tmp_path,
+                                                                      concurrency):
+    from tjb_lib.judges.base import FatalJudgeError
+
+    with pytest.raises(FatalJudgeError, match="401"):
+        run(SPLIT, "L0", FatalOnThird(), out_dir=tmp_path, progress=False,
+            concurrency=concurrency)
+    statuses = [r["response"]["status"] for r in ResponseStore(tmp_path / "scripted").records()]
+    assert statuses == ["ok", "ok"]  # the fatal call is not stored as a failure
+    rows = _rows_file(tmp_path, "L0")
+    assert len(rows) == 2 and all(r["decision"] != "failed" for r in rows)
+    judge = ScriptedJudge()  # once fixed, the rerun makes only the calls never answered
+    df = run(SPLIT, "L0", judge, out_dir=tmp_path, progress=False)
+    assert judge.n_calls == 10 and len(df) == 12 and (df["decision"] != "failed").all()
+
+
+def test_the_cli_stops_at_a_fatal_judge_error_with_one_line_and_exit_1(pairs, tmp_path,
+                                                                        monkeypatch, capsys):
+    monkeypatch.setattr(paths, "RAW_OUTPUTS", tmp_path / "raw_outputs")
+    monkeypatch.setattr("tjb_lib.runner.comparisons.resolve_judge",
+                        lambda j, **kw: FatalOnThird(name=j))
+    code = cli.main(["judge", "--split", SPLIT, "--judge", "scripted", "--protocol", "L0"])
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and err == "error: provider rejected the request: 401 invalid key"
+
+
+def test_a_placeholder_key_in_the_environment_costs_nothing_on_rerun(pairs, tmp_path,
+                                                                      monkeypatch):
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", "x")  # what a local server accepts
+    first = run(SPLIT, "L2", ScriptedJudge(), out_dir=tmp_path, progress=False)
+    assert first.attrs["run"]["calls"] == 12 and (first["decision"] != "failed").all()
+    judge = ScriptedJudge()
+    run(SPLIT, "L2", judge, out_dir=tmp_path, progress=False)
+    assert judge.n_calls == 0
+
+
+def test_one_call_needed_by_two_threads_at_once_is_made_once(tmp_path):
+    """Two comparisons in flight that need the same request: the others wait on the claim."""
+    import threading
+
+    from tjb_lib.protocols import build_request, expand
+    from tjb_lib.runner.calls import RunStats, make_call
+
+    judge = ScriptedJudge(sleep=0.2)
+    store = ResponseStore(tmp_path / "scripted")
+    stats = RunStats()
+    call = make_call(judge, store, stats)
+    request = build_request(make_pairs(1)[0], "cited_first", expand("L0", SPLIT)[0])
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(call(request).text))
+               for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert judge.n_calls == 1 and stats.calls == 1 and stats.hits == 3
+    assert len(set(answers)) == 1 and not list((tmp_path / "scripted" / "claims").iterdir())

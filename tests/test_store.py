@@ -156,3 +156,56 @@ def test_a_placeholder_key_value_is_no_secret_to_refuse(tmp_path, monkeypatch, p
     store = ResponseStore(tmp_path)
     store.put(_key(1), IDENTITY, _req(1), _ok(1))
     assert store.get(_key(1)).response.text == _ok(1).text
+
+
+def test_an_index_with_wrong_offsets_is_rebuilt_not_trusted(tmp_path):
+    store = ResponseStore(tmp_path)
+    for i in range(3):
+        store.put(_key(i), IDENTITY, _req(i), _ok(i))
+    store.close()
+    index = tmp_path / INDEX_NAME
+    saved = json.loads(index.read_text())
+    saved["offsets"] = {k: 7 for k in saved["offsets"]}  # every key at a wrong place
+    index.write_text(json.dumps(saved))
+    reopened = ResponseStore(tmp_path)
+    assert [reopened.get(_key(i)).response.text for i in range(3)] == [_ok(i).text for i in range(3)]
+
+
+@pytest.mark.parametrize("bad, why", [(b"{not json\n", "not JSON"),
+                                      (b'{"key": "k", "response": {}, "x": "\xff"}\n', "0xff"),
+                                      (b"[1, 2]\n", "not an object")])
+def test_a_bad_line_in_the_middle_is_an_error_naming_the_file_and_line(tmp_path, bad, why):
+    from tjb_lib.store import StoreError
+
+    store = ResponseStore(tmp_path)
+    store.put(_key(1), IDENTITY, _req(1), _ok(1))
+    log = tmp_path / LOG_NAME
+    good = log.read_bytes()
+    log.write_bytes(good + bad + good)
+    (tmp_path / INDEX_NAME).unlink()
+    with pytest.raises(StoreError, match=rf"{LOG_NAME} line 2: not a call record \(.*{why}"):
+        ResponseStore(tmp_path)
+    assert log.read_bytes() == good + bad + good  # nothing repaired, nothing lost
+
+
+def test_opening_never_cuts_a_line_another_process_is_still_writing(tmp_path):
+    import fcntl
+
+    store = ResponseStore(tmp_path)
+    store.put(_key(1), IDENTITY, _req(1), _ok(1))
+    line = (json.dumps({"key": _key(2), "judge": IDENTITY, "request": _req(2).to_dict(),
+                        "response": _ok(2).to_dict(), "created_at": "t"}) + "\n").encode()
+    opened = []
+    with open(tmp_path / LOG_NAME, "ab") as writer:
+        fcntl.flock(writer.fileno(), fcntl.LOCK_EX)  # the writer holds the log, mid-line
+        writer.write(line[:20])
+        writer.flush()
+        t = threading.Thread(target=lambda: opened.append(ResponseStore(tmp_path)))
+        t.start()
+        t.join(timeout=0.3)
+        assert t.is_alive()  # the opener waits instead of taking the half line for torn
+        writer.write(line[20:])
+        writer.flush()
+        fcntl.flock(writer.fileno(), fcntl.LOCK_UN)
+    t.join(timeout=5)
+    assert opened[0].recovered is None and opened[0].get(_key(2)) is not None

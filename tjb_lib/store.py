@@ -230,9 +230,9 @@ class ResponseStore:
             with open(self.log_path, "rb") as f:
                 number = f.read(offset).count(b"\n") + 1
             raise StoreError(
-                f"{self.log_path} line {number}: not a call record (unreadable JSON, a byte "
-                "that is not UTF-8, or fields missing). Only a torn last line is repaired "
-                "automatically: fix or delete that line, or restore the file.")
+                f"{self.log_path} line {number}: not a call record ({_why_not(line)}). Only a "
+                "torn last line is repaired automatically: fix or delete that line, or restore "
+                "the file.")
         return rec
 
     def _save_index(self) -> None:
@@ -355,6 +355,18 @@ class ResponseStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _why_not(line: bytes) -> str:
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return f"byte 0x{line[e.start]:02x} at column {e.start + 1} is not UTF-8"
+    try:
+        json.loads(text)
+    except ValueError as e:
+        return f"not JSON: {e}"
+    return "not an object with a key string and a response object"
 
 
 def _record_or_none(line: bytes) -> dict[str, Any] | None:

@@ -37,7 +37,6 @@ def plan(split: str, protocol: str, limit: int | None = None) -> list[tuple]:
                        "restore the file or rebuild it with `python -m tjb_lib build`") from e
     except (KeyError, ValueError, FileNotFoundError) as e:
         raise RunError(f"split {split!r}: {_msg(e)}") from e
-    _check_built(path)
     if not pairs:
         raise RunError(f"{path}: the split has no pairs; rebuild it with `python -m tjb_lib build`")
     first: dict[str, int] = {}
@@ -46,6 +45,7 @@ def plan(split: str, protocol: str, limit: int | None = None) -> list[tuple]:
             raise RunError(f"{path} line {i + 1}: pair_id {pair.pair_id!r} appears twice "
                            f"(first at line {first[pair.pair_id] + 1})")
         first[pair.pair_id] = i
+    _check_built(path)
     return list(ordered_comparisons(pairs[:limit], specs))
 
 

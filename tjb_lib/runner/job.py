@@ -49,7 +49,7 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
         stats.batched = batch_rounds(comps, judge, store)
     results: list[dict | None] = [None] * len(comps)
     bar = tqdm(total=len(comps), desc=f"{judge.name} {split} {protocol}", unit="cmp",
-               disable=not progress, file=sys.stderr)
+               disable=None if progress else True, file=sys.stderr)  # None: only on a terminal
 
     def one(i: int) -> None:
         pair, order, spec = comps[i]

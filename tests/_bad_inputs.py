@@ -1,0 +1,132 @@
+"""Bad inputs to ``python -m tjb_lib judge``, shared by the in-process tests and the faults script.
+
+Each case damages a copy of a finished run (a root whose split, store, rows and metadata are
+real) and names what the one error line must mention. After the command, every output must be
+as it was: the index (a cache the store rebuilds from its log) aside.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+REPO = Path(__file__).resolve().parent.parent
+SPLIT, PROTOCOL, LIMIT, JUDGE = "moderate_hotpotqa", "L0", 3, "local-vllm"
+CACHES = ("calls.index.json",)
+
+
+def make_root(tmp: Path) -> Path:
+    """A TJB_ROOT holding a copy of one shipped split and the manifest; outputs start empty."""
+    splits = tmp / "data" / "splits"
+    splits.mkdir(parents=True)
+    for name in (f"{SPLIT}.jsonl", "manifest.json"):
+        shutil.copy(REPO / "data" / "splits" / name, splits / name)
+    return tmp
+
+
+def judge_argv(url: str, **options: str) -> list[str]:
+    """The judge command's arguments; ``options`` replace or add ``--name value`` pairs."""
+    opts = {"split": SPLIT, "protocol": PROTOCOL, "judge": JUDGE, "model": "served-model",
+            "base-url": url + "/v1", "limit": str(LIMIT), "concurrency": "1"}
+    opts.update({k.replace("_", "-"): v for k, v in options.items()})
+    argv = ["judge"]
+    for k, v in opts.items():
+        if v is not None:
+            argv += [f"--{k}", v] if v else [f"--{k}"]  # "": a flag
+    return argv
+
+
+def split_file(root: Path) -> Path:
+    return root / "data" / "splits" / f"{SPLIT}.jsonl"
+
+
+def judge_dir(root: Path) -> Path:
+    return root / "outputs" / "raw_outputs" / JUDGE
+
+
+def state(root: Path) -> dict[str, bytes]:
+    """Every file of the root but the caches, by path: what a bad input must leave alone
+    (a link by its target: /dev/full reads as endless zeros)."""
+    return {str(p.relative_to(root)): (f"-> {p.readlink()}".encode() if p.is_symlink()
+                                       else p.read_bytes())
+            for p in sorted(root.rglob("*")) if (p.is_file() or p.is_symlink())
+            and p.name not in CACHES}
+
+
+def _edit_line(path: Path, number: int, edit: Callable[[bytes], bytes]) -> None:
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[number - 1] = edit(lines[number - 1])
+    path.write_bytes(b"".join(lines))
+
+
+def _set_field(name: str, value) -> Callable[[bytes], bytes]:
+    return lambda line: (json.dumps({**json.loads(line), name: value}) + "\n").encode()
+
+
+def _first_pair_id(root: Path) -> str:
+    return json.loads(split_file(root).read_bytes().splitlines()[0])["pair_id"]
+
+
+@dataclass
+class BadInput:
+    name: str
+    expect: tuple[str, ...]                      # what the error line must name
+    options: dict[str, str | None] = field(default_factory=dict)
+    damage: Callable[[Path], None] = lambda root: None
+    env: dict[str, str | None] = field(default_factory=dict)  # None: unset
+    paid: int = 0                                # model calls made before the error
+
+
+def _full_disk(root: Path) -> None:
+    """Every append to the store fails as on a full disk (/dev/full answers ENOSPC): the log
+    is moved aside and the run writes to a fresh one on /dev/full."""
+    log = judge_dir(root) / "calls.jsonl"
+    log.rename(log.with_name("calls.jsonl.before-full-disk"))
+    (judge_dir(root) / "calls.index.json").unlink()
+    log.symlink_to("/dev/full")
+
+
+CASES: list[BadInput] = [
+    BadInput("unknown split", ("split 'no_such_split'",), {"split": "no_such_split"}),
+    BadInput("unknown protocol", ("protocol 'L9'",), {"protocol": "L9"}),
+    BadInput("unknown judge", ("judge 'no-such-judge'",),
+             {"judge": "no-such-judge", "base-url": None, "model": None}),
+    BadInput("--limit 0", ("--limit must be at least 1",), {"limit": "0"}),
+    BadInput("--limit -2", ("--limit must be at least 1",), {"limit": "-2"}),
+    BadInput("empty split", (f"{SPLIT}.jsonl", "no pairs"),
+             damage=lambda root: split_file(root).write_bytes(b"")),
+    BadInput("plain: null", (f"{SPLIT}.jsonl line 2", "'plain' is null"),
+             damage=lambda root: _edit_line(split_file(root), 2, _set_field("plain", None))),
+    BadInput("plain: 123", (f"{SPLIT}.jsonl line 2", "'plain' is a number"),
+             damage=lambda root: _edit_line(split_file(root), 2, _set_field("plain", 123))),
+    BadInput("a line that is not JSON", (f"{SPLIT}.jsonl line 4",),
+             damage=lambda root: _edit_line(split_file(root), 4, lambda line: b'{"pair_id": \n')),
+    BadInput("duplicate pair_id", (f"{SPLIT}.jsonl line 3", "appears twice", "first at line 1"),
+             damage=lambda root: _edit_line(split_file(root), 3,
+                                            _set_field("pair_id", _first_pair_id(root)))),
+    BadInput("non-UTF-8 byte in the split", (f"{SPLIT}.jsonl line 5", "0xff", "not UTF-8"),
+             damage=lambda root: _edit_line(split_file(root), 5,
+                                            lambda line: line.replace(b"Answer", b"Ans\xffwer", 1))),
+    BadInput("split edited after it was built", (f"{SPLIT}.jsonl", "sha256", "manifest.json"),
+             damage=lambda root: _edit_line(split_file(root), 7,
+                                            lambda line: line.replace(b"Answer", b"Answ3r", 1))),
+    BadInput("bad store line in the middle", ("calls.jsonl line 2", "not a call record"),
+             damage=lambda root: _edit_line(judge_dir(root) / "calls.jsonl", 2,
+                                            lambda line: b"{this is not a record}\n")),
+    BadInput("non-UTF-8 byte in the store", ("calls.jsonl line 3", "not UTF-8"),
+             damage=lambda root: _edit_line(judge_dir(root) / "calls.jsonl", 3,
+                                            lambda line: line.replace(b"winner", b"win\xfeer", 1))),
+    BadInput("bad rows line in the middle", (f"{SPLIT}.{PROTOCOL}.jsonl line 2",),
+             damage=lambda root: _edit_line(judge_dir(root) / f"{SPLIT}.{PROTOCOL}.jsonl", 2,
+                                            lambda line: line[: len(line) // 2] + b"\n")),
+    BadInput("full disk", ("calls.jsonl", "No space left on device"), damage=_full_disk,
+             paid=1),
+    BadInput("missing API key", ("OPENAI_API_KEY",),
+             {"judge": "gpt-5.5", "base-url": None, "model": None},
+             env={"OPENAI_API_KEY": None}),
+    BadInput("--base-url that is not a URL", ("not a url",), {"base-url": "not a url"}),
+    BadInput("--rationales for an API judge", ("--rationales is for local judges",),
+             {"rationales": ""}),
+]
