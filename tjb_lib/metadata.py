@@ -17,7 +17,8 @@ from typing import Any, Iterable
 import pandas as pd
 
 from tjb_lib import paths
-from tjb_lib.store import assert_no_secrets, write_atomically
+from tjb_lib.files import write_atomically
+from tjb_lib.store import assert_no_secrets
 
 LIBRARIES = ("tjb-lib", "torch", "transformers", "openai", "anthropic")
 

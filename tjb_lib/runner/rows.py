@@ -9,7 +9,8 @@ from typing import Any
 
 from tjb_lib.records import VERDICT_COLUMNS
 from tjb_lib.runner.comparisons import RunError
-from tjb_lib.store import ResponseStore, now_iso, write_atomically
+from tjb_lib.files import write_atomically
+from tjb_lib.store import ResponseStore, now_iso
 
 COMPARISON_ID = ("pair_id", "order", "protocol", "level", "paraphrase")
 
