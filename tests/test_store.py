@@ -20,6 +20,15 @@ def _key(i: int) -> str:
     return stable_hash({"judge": IDENTITY, "request": _req(i).to_dict()})
 
 
+def _filled(path, n: int) -> ResponseStore:
+    """A store holding the ok calls 0..n-1, closed (its index written)."""
+    store = ResponseStore(path)
+    for i in range(n):
+        store.put(_key(i), IDENTITY, _req(i), _ok(i))
+    store.close()
+    return store
+
+
 def _ok(i: int) -> Response:
     return Response(status="ok", text=f'{{"winner": "A", "i": {i}}}', input_tokens=10 + i,
                     output_tokens=3, model_returned="m-2026")
@@ -83,10 +92,7 @@ def test_failed_responses_are_logged_but_never_served(tmp_path):
 
 
 def test_index_is_rebuilt_from_the_log_when_missing_or_stale(tmp_path):
-    store = ResponseStore(tmp_path)
-    for i in range(5):
-        store.put(_key(i), IDENTITY, _req(i), _ok(i))
-    store.close()
+    _filled(tmp_path, 5)
     index = tmp_path / INDEX_NAME
     saved = json.loads(index.read_text())
     assert saved["log_bytes"] == (tmp_path / LOG_NAME).stat().st_size
@@ -159,10 +165,7 @@ def test_a_placeholder_key_value_is_no_secret_to_refuse(tmp_path, monkeypatch, p
 
 
 def test_an_index_with_wrong_offsets_is_rebuilt_not_trusted(tmp_path):
-    store = ResponseStore(tmp_path)
-    for i in range(3):
-        store.put(_key(i), IDENTITY, _req(i), _ok(i))
-    store.close()
+    _filled(tmp_path, 3)
     index = tmp_path / INDEX_NAME
     saved = json.loads(index.read_text())
     saved["offsets"] = {k: 7 for k in saved["offsets"]}  # every key at a wrong place
