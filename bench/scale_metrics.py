@@ -57,10 +57,11 @@ def synthetic_rows(n_rows: int, seed: int = 0) -> pd.DataFrame:
         "target_relation": rel, "gold": gold, "variant": "", "system_plain": None,
         "system_cited": None, "order": grid["order"], "protocol": "ladder",
         "level": grid["level"], "paraphrase": "p0", "judge": grid["judge"],
-        "raw_text": None, "parsed": parsed,
+        "model_returned": grid["judge"], "raw_text": None, "parsed": parsed,
         "parse_status": np.where(decision == "unparsed", "unparsed", "json"),
         "decision": decision, "p_a": None, "p_b": None, "p_tie": None, "calls": 1,
         "input_tokens": rng.integers(500, 1500, n), "output_tokens": rng.integers(10, 60, n),
+        "cached_input_tokens": None, "cache_write_tokens": None, "reasoning_tokens": None,
         "latency_s": rng.random(n), "attempts": 1, "request_hashes": None, "templates": None,
         "normalized": None, "cached": False, "created_at": "2026-01-01T00:00:00+00:00",
     })

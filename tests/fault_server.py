@@ -1,13 +1,25 @@
-"""A real local HTTP server that speaks the OpenAI and Anthropic wire formats and injects faults.
+"""A provider contract emulator on 127.0.0.1: the OpenAI, Anthropic, DeepSeek and vLLM wire
+formats, each request checked against its provider's documented rules, plus fault injection.
 
 The API judges are tested with the real SDKs talking over HTTP to this server, never with a mocked
-client. It answers a deterministic verdict computed from the prompt, records every request it
-receives (path, headers, body and a hash of the body, so duplicate calls can be counted), and
-injects the faults a long judging run meets: 429 with Retry-After, 5xx, a reply slower than the
-client timeout, a dropped connection, replies that do not parse (truncated JSON, prose, an
-unknown label), a reply whose ``content`` field has any shape (``Fault("content", content=5)``)
-and a 200 whose body is not JSON or is cut off (``Fault("body", body='{"choi')``). It also implements, minimally but over HTTP, the OpenAI files + batches endpoints
-and Anthropic's message batches.
+client. Every model call is first checked against the rules of the provider its path and model
+name point to (``contract_rules``: Anthropic for /v1/messages, OpenAI's reasoning-model rules for
+gpt-5* and o-series, OpenAI's for other gpt-*, DeepSeek's for deepseek-*, vLLM's otherwise); a
+request the provider would refuse gets the provider's own status and error body (400
+``invalid_request_error`` with ``param``, 401, 404 for a model in ``missing_models``). Replies
+follow the provider too: reasoning tokens (and empty content when the output cap is spent on
+reasoning), prompt-cache usage (OpenAI's automatic cache from 1,024 tokens, DeepSeek's prefix cache,
+Anthropic's ``cache_control`` breakpoints), logprobs, and TRACE stage-1 records when the prompt
+asks for them, so every protocol runs end to end.
+
+It answers a deterministic verdict computed from the prompt, records every request it receives
+(path, headers, body and a hash of the body, so duplicate calls can be counted), and injects the
+faults a long judging run meets: 429 with Retry-After, 5xx, a reply slower than the client
+timeout, a dropped connection, replies that do not parse (truncated JSON, prose, an unknown
+label), a reply whose ``content`` field has any shape (``Fault("content", content=5)``) and a 200
+whose body is not JSON or is cut off (``Fault("body", body='{"choi')``). It also implements,
+minimally but over HTTP, the OpenAI files + batches endpoints and Anthropic's message batches,
+whose lines are checked against the same rules.
 
 Faults come from a script (``server.script([...])``, consumed one per model call, in order) or
 from a marker in the prompt (``[[fault:500]]``), which also reaches batch lines. The verdict is
@@ -30,6 +42,11 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
+try:  # tests/ on sys.path (pytest's default rootdir-less import) or the repo root
+    import contract_rules as rules
+except ModuleNotFoundError:  # pragma: no cover - when tests/ becomes a package
+    from tests import contract_rules as rules
+
 #: the fake API key the tests put in the environment; joined at run time so that no
 #: key-shaped literal sits in the repository
 FAKE_KEY = "-".join(("sk", "test", "FAKEKEY1234567890abcdef"))
@@ -37,6 +54,7 @@ FAULT_KINDS = ("ok", "429", "500", "503", "529", "slow", "drop", "truncated_json
                "unknown_label", "auth_echo", "content", "body")
 MODEL_PATHS = ("/v1/chat/completions", "/v1/messages")
 SNAPSHOT_SUFFIX = "-2025-01-01"  # the "returned snapshot" the server reports for any model
+STAGE1_ASK = '{"A": {"final_answer"'  # how a TRACE stage-1 prompt shows the records it wants
 PROSE = "Both answers have their merits and it is hard to say which one is preferable here."
 _WINNER_MARK = re.compile(r"\[\[winner:(A|B|Tie)\]\]")
 _FAULT_MARK = re.compile(r"\[\[fault:([a-z0-9_]+)\]\]")
@@ -134,6 +152,10 @@ class FaultServer:
         self.files: dict[str, bytes] = {}
         self.openai_batches: dict[str, dict[str, Any]] = {}
         self.anthropic_batches: dict[str, dict[str, Any]] = {}
+        self.missing_models: set[str] = set()  # answered with the provider's 404
+        self.violations: list[dict[str, Any]] = []  # every refused request: status and body
+        self._prompts: dict[str, list[tuple[str, ...]]] = {}  # earlier prompts, for caching
+        self._anthropic_cache: set[str] = set()
 
     # ---- lifecycle -------------------------------------------------------------------------
     def start(self) -> "FaultServer":
@@ -258,43 +280,150 @@ class FaultServer:
                             "top_logprobs": top[:top_n]})
         return {"content": entries, "refusal": None}
 
+    # ---- the provider contracts ---------------------------------------------------------------
+    def _refused(self, status: int, payload: Any) -> tuple[int, dict, Any]:
+        with self._lock:
+            self.violations.append({"status": status, "body": payload})
+        return status, {}, payload
+
+    def _check(self, dialect: str, body: dict[str, Any]) -> tuple[int, dict, Any] | None:
+        """The provider's refusal of ``body``, or None when it follows the rules."""
+        try:
+            if dialect == "anthropic":
+                rules.check_anthropic(body)
+            elif dialect == "deepseek":
+                rules.check_deepseek(body)
+            elif dialect == "vllm":
+                rules.check_vllm(body)
+            else:
+                rules.check_openai(body, reasoning=dialect == "openai_reasoning")
+        except rules.Violation as v:
+            return self._refused(v.status, v.body)
+        model = body.get("model")
+        if model in self.missing_models:
+            if dialect == "anthropic":
+                v = rules.anthropic_error(f"model: {model}", 404, "not_found_error")
+            else:
+                v = rules.openai_error(f"The model `{model}` does not exist or you do not have "
+                                       "access to it.", None, "model_not_found", 404)
+            return self._refused(v.status, v.body)
+        return None
+
+    def _check_headers(self, path: str, headers: dict[str, str]) -> tuple[int, dict, Any] | None:
+        """Every call carries a key: x-api-key and anthropic-version on Anthropic's paths, a
+        bearer token on the others (a local server's placeholder key counts)."""
+        try:
+            if path.startswith("/v1/messages"):
+                rules.check_anthropic_headers(headers)
+            elif not headers.get("authorization", "").removeprefix("Bearer ").strip():
+                raise rules.openai_error("You didn't provide an API key.", None, None, 401)
+        except rules.Violation as v:
+            return self._refused(v.status, v.body)
+        return None
+
+    def _reasoning_tokens(self, dialect: str, body: dict[str, Any]) -> int:
+        """Output tokens the model spends thinking before it answers (0 when reasoning is off)."""
+        if dialect == "openai_reasoning":
+            effort = body.get("reasoning_effort", "medium")
+            return {"none": 0, "low": 64, "medium": 256, "high": 1024, "xhigh": 2048}[effort]
+        if dialect == "deepseek":
+            return 0 if (body.get("thinking") or {}).get("type") == "disabled" else 128
+        return 0
+
+    def _cached_prefix(self, dialect: str, model: str, tokens: tuple[str, ...]) -> int:
+        """Prompt tokens served from the provider's automatic prefix cache: OpenAI caches
+        prompts of 1,024 tokens or more in 128-token steps; DeepSeek any shared prefix."""
+        with self._lock:
+            seen = self._prompts.setdefault(f"{dialect}:{model}", [])
+            common = max((_common_prefix(tokens, t) for t in seen), default=0)
+            seen.append(tokens)
+        if dialect == "deepseek":
+            return common
+        if dialect.startswith("openai") and len(tokens) >= rules.OPENAI_CACHE_MIN:
+            cached = common // rules.OPENAI_CACHE_STEP * rules.OPENAI_CACHE_STEP
+            return cached if cached >= rules.OPENAI_CACHE_MIN else 0
+        return 0
+
+    def _text_reply(self, fault: Fault, prompt: str) -> tuple[str, Any]:
+        """(label, content): a TRACE stage-1 prompt gets its records, any other a verdict."""
+        label = self.verdict_rule(prompt)
+        if fault.kind == "ok" and STAGE1_ASK in prompt:
+            return label, stage1_records(prompt)
+        return label, self._content(fault, label)
+
     def chat_completion(self, body: dict[str, Any], fault: Fault) -> tuple[int, dict, Any]:
         """(status, headers, payload) for one chat.completions body under one fault."""
         error = self._error(fault, "openai")
         if error:
             return error
+        dialect = rules.dialect("/v1/chat/completions", body.get("model"))
+        refused = self._check(dialect, body)
+        if refused:
+            return refused
         prompt = _prompt_of(body)
-        label = self.verdict_rule(prompt)
-        content = self._content(fault, label)
-        choice: dict[str, Any] = {"index": 0, "finish_reason": "stop",
-                                  "message": {"role": "assistant", "content": content,
-                                              "refusal": None}}
-        if body.get("logprobs") and isinstance(content, str):
+        label, content = self._text_reply(fault, prompt)
+        cap = body.get("max_completion_tokens") or body.get("max_tokens") or 10 ** 6
+        thought = self._reasoning_tokens(dialect, body)
+        finish = "stop"
+        if thought >= cap:  # the whole output cap went on reasoning: no visible answer
+            content, thought, finish = "", cap, "length"
+        message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None}
+        if dialect == "deepseek" and thought:
+            message["reasoning_content"] = "Let me compare the two candidates step by step."
+        choice: dict[str, Any] = {"index": 0, "finish_reason": finish, "message": message}
+        if body.get("logprobs") and isinstance(content, str) and content:
             choice["logprobs"] = self._logprobs(content, label, int(body.get("top_logprobs") or 1))
         else:
             choice["logprobs"] = None
+        tokens = tuple(tokenize(prompt))
+        cached = self._cached_prefix(dialect, body.get("model", ""), tokens)
+        n_out = thought + (_n_tokens(content) if content != "" else 0)
+        usage: dict[str, Any] = {"prompt_tokens": len(tokens), "completion_tokens": n_out,
+                                 "total_tokens": len(tokens) + n_out}
+        if dialect.startswith("openai"):
+            usage["prompt_tokens_details"] = {"cached_tokens": cached}
+            usage["completion_tokens_details"] = {"reasoning_tokens": thought}
+        elif dialect == "deepseek":
+            usage["prompt_cache_hit_tokens"] = cached
+            usage["prompt_cache_miss_tokens"] = len(tokens) - cached
+            usage["completion_tokens_details"] = {"reasoning_tokens": thought}
         return 200, {}, {
             "id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion",
             "created": int(time.time()), "model": body.get("model", "") + SNAPSHOT_SUFFIX,
-            "system_fingerprint": "fp_faultserver", "choices": [choice],
-            "usage": {"prompt_tokens": len(prompt.split()),
-                      "completion_tokens": _n_tokens(content),
-                      "total_tokens": len(prompt.split()) + _n_tokens(content)}}
+            "system_fingerprint": "fp_faultserver", "choices": [choice], "usage": usage}
 
     def message(self, body: dict[str, Any], fault: Fault) -> tuple[int, dict, Any]:
         """(status, headers, payload) for one Anthropic Messages body under one fault."""
         error = self._error(fault, "anthropic")
         if error:
             return error
+        refused = self._check("anthropic", body)
+        if refused:
+            return refused
         prompt = _prompt_of(body)
-        label = self.verdict_rule(prompt)
-        content = self._content(fault, label)
+        label, content = self._text_reply(fault, prompt)
         blocks = content if fault.kind == "content" else [{"type": "text", "text": content}]
+        total = len(tokenize(prompt))
+        read, written = self._anthropic_cached(body)
         return 200, {}, {
             "id": "msg_" + uuid.uuid4().hex[:12], "type": "message", "role": "assistant",
             "model": body.get("model", "") + SNAPSHOT_SUFFIX,
             "content": blocks, "stop_reason": "end_turn", "stop_sequence": None,
-            "usage": {"input_tokens": len(prompt.split()), "output_tokens": _n_tokens(content)}}
+            "usage": {"input_tokens": total - read - written, "output_tokens": _n_tokens(content),
+                      "cache_read_input_tokens": read, "cache_creation_input_tokens": written}}
+
+    def _anthropic_cached(self, body: dict[str, Any]) -> tuple[int, int]:
+        """(tokens read from the cache, tokens written to it): the longest cached breakpoint is
+        read; the last breakpoint long enough to cache is written when it is new."""
+        points = [(p, len(tokenize(p))) for p in rules.cache_breakpoints(body)]
+        points = [(p, n) for p, n in points if n >= rules.ANTHROPIC_CACHE_MIN]
+        with self._lock:
+            read = max((n for p, n in points if p in self._anthropic_cache), default=0)
+            written = 0
+            if points and points[-1][0] not in self._anthropic_cache:
+                written = points[-1][1] - read
+            self._anthropic_cache.update(p for p, _ in points)
+        return read, written
 
     def _error(self, fault: Fault, dialect: str) -> tuple[int, dict, Any] | None:
         codes = {"429": (429, "rate_limit_error", "Rate limit reached"),
@@ -371,6 +500,28 @@ class FaultServer:
         return fid
 
 
+def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def stage1_records(prompt: str) -> str:
+    """A TRACE stage-1 reply: one fixed-field record per candidate, v2's six fields when the
+    prompt asks for support facts, else v1's two."""
+    if '"support_facts"' in prompt:
+        record = {"final_answer": "City", "support_facts": ["a supporting fact"],
+                  "reasoning_links": ["the fact gives the answer"],
+                  "missing_or_weakened_support": [], "unsupported_claims": [],
+                  "residual_uncertainty": "none"}
+    else:
+        record = {"final_answer": "City", "answer_supported": True}
+    return json.dumps({"A": record, "B": dict(record)})
+
+
 def _n_tokens(content: Any) -> int:
     return len(tokenize(content if isinstance(content, str) else json.dumps(content)))
 
@@ -427,6 +578,9 @@ class _Handler(BaseHTTPRequestHandler):
             error = srv._error(fault, "anthropic" if path.startswith("/v1/messages") else "openai")
             if error:
                 return self._reply(error[0], error[2], error[1])
+            refused = srv._check_headers(path, headers)
+            if refused:
+                return self._reply(refused[0], refused[2])
             return self._batch_route(path, raw, body)
         if srv.latency_s:
             srv._stopping.wait(srv.latency_s)
@@ -439,6 +593,9 @@ class _Handler(BaseHTTPRequestHandler):
             fault.echo = self.headers.get("x-api-key") or self.headers.get("authorization", "")
         if fault.kind == "body":
             return self._reply(200, None, raw=fault.body.encode())
+        refused = srv._check_headers(path, headers)
+        if refused and fault.kind == "ok":
+            return self._reply(refused[0], refused[2])
         fn = srv.chat_completion if path == "/v1/chat/completions" else srv.message
         status, headers, payload = fn(body, fault)
         self._reply(status, payload, headers)

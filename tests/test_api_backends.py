@@ -1,11 +1,12 @@
-"""The API judges with the real openai/anthropic SDKs over HTTP against the local fault server.
+"""The API judges with the real openai/anthropic SDKs over HTTP against the local contract
+emulator (``fault_server``).
 
-Every fault must end in a correct verdict or a recorded failure, with the expected number of
+Every fault must end in a correct verdict, a recorded failure, or (for a request the provider will
+never accept) a ``FatalJudgeError`` with the provider's message, with the expected number of
 attempts; the retry sleeps are recorded instead of slept, so the suite stays fast.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import threading
@@ -16,25 +17,29 @@ from email.utils import format_datetime
 import pytest
 
 from tjb_lib.judges.anthropic_api import AnthropicJudge
-from tjb_lib.judges.openai_api import (MissingAPIKey, OpenAIJudge, base_url_kind,
-                                       label_probs_from_logprobs)
-from tjb_lib.judges.retry import RetryPolicy, classify, parse_retry_after
+from tjb_lib.judges.endpoints import MissingAPIKey, UnusableEndpoint, endpoint_id, kind
+from tjb_lib.judges.openai_api import OpenAIJudge, label_probs_from_logprobs
+from tjb_lib.judges.retry import ProviderRejected, RetryPolicy, classify, parse_retry_after
+from tjb_lib.parse import parse_verdict
 from tjb_lib.records import Request
 
-from fault_server import FAKE_KEY  # noqa: E402
+from fault_server import FAKE_KEY, tokenize  # noqa: E402
 SYSTEM = "You are an impartial judge of two answers."
 
 
 def verdict_request(winner: str = "B", **kw) -> Request:
-    user = f"Question ... Answer A ... Answer B ... [[winner:{winner}]]"
+    user = f"Question ... Answer A ... Answer B ... Reply in JSON. [[winner:{winner}]]"
     return Request(messages=(("system", SYSTEM), ("user", user)),
                    template="test_l0", template_version="1", **kw)
 
 
 @pytest.fixture
 def keys(monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
+    """The key for a non-provider endpoint (the emulator); the providers' own keys are set to
+    something else, which must never reach it."""
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", FAKE_KEY)
+    monkeypatch.setenv("OPENAI_API_KEY", "provider-openai-key-must-stay-home")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "provider-anthropic-key-must-stay-home")
 
 
 @pytest.fixture
@@ -45,8 +50,6 @@ def sleeps():
 def openai_judge(server, sleeps, **kw) -> OpenAIJudge:
     policy = RetryPolicy(max_attempts=kw.pop("max_attempts", 5), sleep=sleeps.append,
                          retry_after_cap_s=kw.pop("cap", 120.0))
-    # A non-local base URL kind is what the real OpenAI API gets; the server is local, so the
-    # compatible path (base_url given) is what talks to it here.
     return OpenAIJudge("gpt-test", "gpt-4o-mini", base_url=server.openai_url, retry=policy, **kw)
 
 
@@ -65,8 +68,9 @@ def test_openai_reply_carries_verdict_usage_snapshot_and_metadata(fault_server, 
     assert json.loads(r.text)["winner"] == "B"
     assert r.model_returned == "gpt-4o-mini-2025-01-01"
     sent = fault_server.requests[-1]
-    prompt_words = len(SYSTEM.split()) + len(sent.json["messages"][1]["content"].split())
-    assert r.input_tokens == prompt_words and r.output_tokens > 0
+    prompt = SYSTEM + "\n" + sent.json["messages"][1]["content"]
+    assert r.input_tokens == len(tokenize(prompt)) and r.output_tokens > 0
+    assert r.cached_input_tokens == 0 and r.reasoning_tokens == 0
     assert r.meta["system_fingerprint"] == "fp_faultserver"
     assert r.meta["finish_reason"] == "stop" and r.meta["id"].startswith("chatcmpl-")
     assert sent.path == "/v1/chat/completions"
@@ -86,12 +90,25 @@ def test_openai_sends_json_mode_only_when_the_request_asks(fault_server, keys, s
 
 
 def test_reasoning_model_settings_drop_temperature_and_rename_max_tokens(fault_server, keys, sleeps):
-    judge = openai_judge(fault_server, sleeps,
-                         params={"temperature": None, "max_tokens_param": "max_completion_tokens"})
-    assert judge.complete(verdict_request(max_tokens=300)).status == "ok"
+    judge = OpenAIJudge("gpt", "gpt-5.5", base_url=fault_server.openai_url,
+                        params={"temperature": None, "max_tokens_param": "max_completion_tokens",
+                                "reasoning_effort": "low"})
+    r = judge.complete(verdict_request(max_tokens=300))
     sent = fault_server.requests[-1].json
     assert "temperature" not in sent and "max_tokens" not in sent
-    assert sent["max_completion_tokens"] == 300
+    assert sent["max_completion_tokens"] == 300 and sent["reasoning_effort"] == "low"
+    assert r.status == "ok" and r.reasoning_tokens == 64 and r.output_tokens > 64
+
+
+def test_a_small_cap_spent_on_reasoning_returns_no_answer_and_is_counted_unparsed(fault_server,
+                                                                              keys, sleeps):
+    judge = OpenAIJudge("gpt", "gpt-5.5", base_url=fault_server.openai_url,
+                        params={"temperature": None, "max_tokens_param": "max_completion_tokens",
+                                "reasoning_effort": "medium"})
+    r = judge.complete(verdict_request(max_tokens=256))
+    assert r.status == "ok" and r.text == "" and r.meta["finish_reason"] == "length"
+    assert r.reasoning_tokens == r.output_tokens == 256
+    assert parse_verdict(r.text).status == "unparsed"
 
 
 def test_openai_logprobs_become_label_probs(fault_server, keys, sleeps):
@@ -173,13 +190,15 @@ def test_dropped_connection_is_retried(fault_server, keys, sleeps):
     assert [e["kind"] for e in r.meta["retry_log"]] == ["transport", "server"]
 
 
-def test_other_4xx_is_final_and_not_retried(fault_server, keys, sleeps):
+def test_a_refused_key_stops_with_the_providers_message_after_one_call(fault_server, keys,
+                                                                        sleeps):
     judge = openai_judge(fault_server, sleeps)
     fault_server.script(["auth_echo"])
-    r = judge.complete(verdict_request())
-    assert r.status == "failed" and r.attempts == 1 and not sleeps
-    assert r.meta["status_code"] == 401 and fault_server.count() == 1
-    assert FAKE_KEY not in r.error  # the server echoed the key; the record must not
+    with pytest.raises(ProviderRejected) as err:
+        judge.complete(verdict_request())
+    assert err.value.status_code == 401 and not sleeps and fault_server.count() == 1
+    assert "HTTP 401" in str(err.value) and "Incorrect API key provided" in str(err.value)
+    assert FAKE_KEY not in str(err.value)  # the server echoed the key; the message must not
 
 
 @pytest.mark.parametrize("fault", ["truncated_json", "prose", "unknown_label"])
@@ -190,11 +209,8 @@ def test_unparseable_reply_is_ok_with_raw_text_and_parses_as_unparsed(fault_serv
     r = judge.complete(verdict_request("A"))
     assert r.status == "ok" and r.attempts == 1 and r.text
     assert r.text != json.dumps({"winner": "A"})
-    if importlib.util.find_spec("tjb_lib.parse") is not None:
-        from tjb_lib.parse import parse_verdict
-
-        v = parse_verdict(r.text)
-        assert v.status == "unparsed" and v.label is None
+    v = parse_verdict(r.text)
+    assert v.status == "unparsed" and v.label is None
 
 
 # ---- configuration and keys -------------------------------------------------------------------
@@ -219,19 +235,48 @@ def test_localhost_endpoint_runs_without_a_key(fault_server, monkeypatch, sleeps
     assert fault_server.requests[-1].headers["authorization"] == "Bearer EMPTY"
 
 
-def test_identity_records_backend_and_base_url_kind_never_the_url_port(fault_server, keys, sleeps):
-    compat = openai_judge(fault_server, sleeps)
-    assert compat.backend == "openai_compatible"
-    assert compat.identity() == {"backend": "openai_compatible", "model": "gpt-4o-mini",
-                                 "params": {"temperature": 0}, "base_url_kind": "localhost"}
-    assert compat.metadata()["base_url_host"] == "127.0.0.1"
+def test_the_endpoint_called_is_in_the_identity_and_the_metadata(fault_server, keys, sleeps):
+    local = openai_judge(fault_server, sleeps)
+    assert local.identity() == {"backend": "openai", "model": "gpt-4o-mini",
+                                "params": {"temperature": 0}, "endpoint": "http://localhost/v1"}
+    assert local.metadata()["endpoint_host"] == "127.0.0.1"
+    assert local.metadata()["endpoint_kind"] == "localhost"
     plain = OpenAIJudge("gpt", "gpt-4o-mini")
-    assert plain.identity() == {"backend": "openai", "model": "gpt-4o-mini",
-                                "params": {"temperature": 0}}
-    assert base_url_kind("https://api.deepseek.com/v1") == "deepseek"
-    assert base_url_kind("https://api.openai.com/v1") == "openai"
-    assert base_url_kind("http://localhost:8000/v1") == "localhost"
-    assert base_url_kind("https://llm.example.org/v1") == "other"
+    assert plain.identity()["endpoint"] == "https://api.openai.com/v1"
+    proxy = OpenAIJudge("gpt", "gpt-4o-mini", base_url="https://proxy.example.org:8443/v1/")
+    assert proxy.identity()["endpoint"] == "https://proxy.example.org:8443/v1"
+    assert proxy.api_key_env == "OPENAI_COMPATIBLE_API_KEY"
+    assert kind("https://api.deepseek.com/v1") == "deepseek"
+    assert kind("https://api.openai.com/v1") == "openai"
+    assert kind("https://api.anthropic.com") == "anthropic"
+    assert kind("http://localhost:8000/v1") == "localhost"
+    assert kind("https://llm.example.org/v1") == "other"
+    assert endpoint_id("http://127.0.0.1:8123/v1") == "http://localhost/v1"
+
+
+def test_sdk_base_url_variables_cannot_send_a_provider_key_elsewhere(fault_server, keys,
+                                                                    monkeypatch):
+    monkeypatch.setenv("OPENAI_BASE_URL", fault_server.openai_url)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fault_server.anthropic_url)
+    gpt = OpenAIJudge("gpt", "gpt-5.5", api_key_env="OPENAI_API_KEY")
+    claude = AnthropicJudge("c", "claude-sonnet-4-6", api_key_env="ANTHROPIC_API_KEY")
+    assert str(gpt.client.base_url).startswith("https://api.openai.com/v1")
+    assert str(claude.client.base_url).startswith("https://api.anthropic.com")
+    assert gpt.identity()["endpoint"] == "https://api.openai.com/v1"
+    with pytest.raises(UnusableEndpoint, match=r"refusing to send \$OPENAI_API_KEY to 127.0.0.1"):
+        OpenAIJudge("gpt", "gpt-5.5", base_url=fault_server.openai_url,
+                    api_key_env="OPENAI_API_KEY")
+    with pytest.raises(UnusableEndpoint, match="ANTHROPIC_API_KEY"):
+        AnthropicJudge("c", "claude-sonnet-4-6", base_url="https://proxy.example.org",
+                       api_key_env="ANTHROPIC_API_KEY")
+    assert fault_server.count() == 0
+
+
+@pytest.mark.parametrize("url", ["not a url", "ftp://host/v1", "http://", "localhost:8000/v1",
+                                 "http://host:port/v1"])
+def test_an_unusable_base_url_is_refused_before_any_call(url):
+    with pytest.raises(UnusableEndpoint, match="cannot be called|port"):
+        OpenAIJudge("vllm", "served", base_url=url)
 
 
 def test_unknown_param_is_a_clear_error():
@@ -239,6 +284,8 @@ def test_unknown_param_is_a_clear_error():
         OpenAIJudge("gpt", "gpt-4o-mini", params={"temprature": 0})
     with pytest.raises(ValueError, match="judge 'c'.*'logprobs'"):
         AnthropicJudge("c", "claude-sonnet-4-6", params={"logprobs": True})
+    with pytest.raises(ValueError, match="temperature or top_p, not both"):
+        AnthropicJudge("c", "claude-sonnet-4-6", params={"temperature": 0, "top_p": 0.9})
 
 
 def test_concurrent_calls_share_one_client(fault_server, keys, sleeps):

@@ -1,7 +1,6 @@
 """Batch mode over HTTP: the real SDKs submit, poll and collect against the local fault server."""
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
@@ -11,14 +10,14 @@ from tjb_lib.judges.base import Judge
 from tjb_lib.judges.batch import (BatchError, collect, custom_id_for, poll, submit_batch, wait)
 from tjb_lib.judges.openai_api import OpenAIJudge
 from tjb_lib.judges.retry import RetryPolicy
-from tjb_lib.records import Request, Response
+from tjb_lib.records import Request, Response, request_key
 
 from fault_server import FAKE_KEY  # noqa: E402
 
 
 def req(winner: str, extra: str = "") -> Request:
     return Request(messages=(("system", "Judge fairly."),
-                             ("user", f"Pair text {extra} [[winner:{winner}]]")),
+                             ("user", f"Pair text {extra} [[winner:{winner}]] Reply in JSON.")),
                    template="test_l2", template_version="1")
 
 
@@ -118,10 +117,7 @@ def test_custom_id_is_the_response_store_key(judges):
     judge = judges["openai"]
     r = req("A")
     assert len(custom_id_for(judge, r)) == 64
-    if importlib.util.find_spec("tjb_lib.protocols.requests") is not None:
-        from tjb_lib.protocols.requests import request_key
-
-        assert custom_id_for(judge, r) == request_key(judge.identity(), r)
+    assert custom_id_for(judge, r) == request_key(judge.identity(), r)
 
 
 def test_batch_refuses_judges_without_a_batch_api():

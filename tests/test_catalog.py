@@ -1,11 +1,18 @@
-"""The judge catalog: the paper's judges, their settings, and how get_judge builds each."""
+"""The judge catalog: the paper's judges, their provider rules, one name resolution, and the
+backend registry that builds each."""
 from __future__ import annotations
+
+import re
 
 import pytest
 import torch
 
-from tjb_lib.judges import catalog
-from tjb_lib.judges.catalog import COMPATIBLE_KEY_ENV, JUDGES, describe, get_judge
+from tjb_lib.judges import registry
+from tjb_lib.judges.base import Judge
+from tjb_lib.judges.catalog import (JUDGES, RULES, JudgeSpec, base_url_env, describe, get_judge,
+                                    resolve)
+from tjb_lib.judges.endpoints import COMPATIBLE_KEY_ENV
+from tjb_lib.records import Request, Response
 
 PAPER_JUDGES = ("gpt-5.5", "claude-sonnet-4-6", "deepseek-v4-flash", "Qwen2.5-14B-Instruct-AWQ",
                 "gemma-3-12b-it")
@@ -28,6 +35,22 @@ def test_catalog_names_the_paper_judges_and_the_embedded_default_all_at_temperat
     assert (JUDGES["smollm2"].backend, JUDGES["smollm2"].device) == ("local_hf", "cpu")
 
 
+def test_the_commercial_judges_send_what_their_providers_document():
+    gpt = JUDGES["gpt-5.5"].params
+    assert gpt["max_tokens_param"] == "max_completion_tokens" and gpt["reasoning_effort"] == "none"
+    assert JUDGES["deepseek-v4-flash"].params["thinking"] == "disabled"
+    assert "top_p" not in JUDGES["claude-sonnet-4-6"].params
+    assert JUDGES["claude-sonnet-4-6"].params["cache_prefix"] is True
+
+
+def test_every_provider_rule_names_a_public_source_and_the_date_it_was_checked():
+    providers = {s.provider for s in JUDGES.values() if s.provider}
+    assert providers <= set(RULES) and {"openai", "anthropic", "deepseek", "vllm"} <= set(RULES)
+    for rules in RULES.values():
+        for r in rules:
+            assert r.source.startswith("https://") and re.fullmatch(r"\d{4}-\d\d-\d\d", r.checked)
+
+
 def test_smollm2_is_plainly_labelled_a_weak_judge():
     assert "weak judge" in describe("smollm2")["notes"]
     assert describe("smollm2")["role"] == "embedded"
@@ -41,7 +64,7 @@ def test_unknown_name_raises_listing_the_known_judges():
 
 
 def test_names_match_case_insensitively():
-    assert catalog.find_spec("qwen2.5-14b-instruct-awq").name == "Qwen2.5-14B-Instruct-AWQ"
+    assert resolve("qwen2.5-14b-instruct-awq").name == "Qwen2.5-14B-Instruct-AWQ"
 
 
 def test_api_judges_are_built_lazily_without_reading_keys(monkeypatch):
@@ -50,26 +73,33 @@ def test_api_judges_are_built_lazily_without_reading_keys(monkeypatch):
     gpt = get_judge("gpt-5.5")
     assert (type(gpt).__name__, gpt.model, gpt.backend, gpt.api_key_env) == \
         ("OpenAIJudge", "gpt-5.5", "openai", "OPENAI_API_KEY")
-    assert gpt.params["temperature"] == 0
+    assert gpt.identity()["endpoint"] == "https://api.openai.com/v1"
     claude = get_judge("claude-sonnet-4-6")
-    assert (type(claude).__name__, claude.model, claude.backend) == ("AnthropicJudge", "claude-sonnet-4-6", "anthropic")
+    assert (type(claude).__name__, claude.model, claude.backend) == \
+        ("AnthropicJudge", "claude-sonnet-4-6", "anthropic")
     ds = get_judge("deepseek-v4-flash")
     assert (ds.backend, ds.base_url, ds.api_key_env) == \
         ("openai_compatible", "https://api.deepseek.com", "DEEPSEEK_API_KEY")
 
 
-def test_base_url_turns_any_catalog_name_into_an_openai_compatible_judge():
+def test_base_url_serves_an_open_weight_judge_from_vllm_with_label_logprobs():
     j = get_judge("Qwen2.5-14B-Instruct-AWQ", base_url="http://localhost:8000/v1")
     assert (type(j).__name__, j.backend, j.model) == \
         ("OpenAIJudge", "openai_compatible", "Qwen/Qwen2.5-14B-Instruct-AWQ")
     assert j.name == "Qwen2.5-14B-Instruct-AWQ" and j.params["temperature"] == 0
+    assert j.params["logprobs"] is True and j.api_key_env == COMPATIBLE_KEY_ENV
     g = get_judge("gemma-3-12b-it", base_url="http://localhost:8001/v1", model="gemma-3-12b-it")
     assert g.model == "gemma-3-12b-it"
 
 
-def test_a_provider_key_is_never_sent_to_another_host():
-    assert get_judge("gpt-5.5", base_url="https://proxy.example.org/v1").api_key_env == COMPATIBLE_KEY_ENV
-    assert get_judge("deepseek-v4-flash", base_url="https://api.deepseek.com").api_key_env == "DEEPSEEK_API_KEY"
+def test_base_url_keeps_an_api_judges_rules_but_never_its_providers_key_elsewhere():
+    proxied = get_judge("gpt-5.5", base_url="https://proxy.example.org/v1")
+    assert proxied.api_key_env == COMPATIBLE_KEY_ENV
+    assert proxied.params["reasoning_effort"] == "none"  # still OpenAI's rules
+    assert proxied.identity()["endpoint"] == "https://proxy.example.org/v1"
+    assert get_judge("gpt-5.5").identity() != proxied.identity()  # never served as gpt-5.5's
+    assert get_judge("deepseek-v4-flash",
+                     base_url="https://api.deepseek.com").api_key_env == "DEEPSEEK_API_KEY"
 
 
 def test_base_url_with_a_name_outside_the_catalog_needs_a_model():
@@ -77,6 +107,11 @@ def test_base_url_with_a_name_outside_the_catalog_needs_a_model():
     assert (j.name, j.model) == ("my-vllm-judge", "org/some-model")
     with pytest.raises(ValueError, match="give model="):
         get_judge("my-vllm-judge", base_url="http://localhost:8000/v1")
+
+
+def test_the_embedded_judge_takes_no_model_override():
+    with pytest.raises(ValueError, match="no model= override"):
+        resolve("smollm2", model="other/model")
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the refusal on a machine without CUDA")
@@ -88,11 +123,30 @@ def test_local_open_weight_judges_refuse_without_cuda_and_point_to_vllm():
 
 
 def test_a_base_url_from_the_environment_routes_a_catalog_judge_to_its_server(monkeypatch):
-    from tjb_lib.judges.catalog import base_url_env
-
     var = base_url_env("Qwen2.5-14B-Instruct-AWQ")
     assert var == "TJB_BASE_URL_QWEN2_5_14B_INSTRUCT_AWQ"
     monkeypatch.setenv(var, "http://127.0.0.1:8000/v1")
     judge = get_judge("Qwen2.5-14B-Instruct-AWQ")
     assert judge.backend == "openai_compatible"
     assert judge.model == "Qwen/Qwen2.5-14B-Instruct-AWQ"
+
+
+def test_backends_are_registered_by_name_and_a_new_one_is_one_decorated_builder():
+    assert {"openai", "openai_compatible", "anthropic", "local_hf"} <= set(registry.registered())
+
+    class EchoJudge(Judge):
+        backend = "echo-test"
+
+        def complete(self, request: Request) -> Response:
+            return Response(status="ok", text='{"winner": "Tie"}')
+
+    @registry.backend("echo-test")
+    def echo(spec: JudgeSpec, **overrides) -> Judge:
+        return EchoJudge(spec.name, spec.model, spec.params)
+
+    judge = registry.build(JudgeSpec("echo", "echo-test", "echo-1", "test"))
+    assert isinstance(judge, EchoJudge) and judge.model == "echo-1"
+    with pytest.raises(ValueError, match="unknown backend 'nope'.*echo-test"):
+        registry.build(JudgeSpec("x", "nope", "m", "test"))
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.backend("echo-test")(lambda spec: None)

@@ -19,7 +19,8 @@ from _hostile import HOSTILE
 from _runner_helpers import SPLIT, ScriptedJudge, make_pairs
 from fault_server import FAKE_KEY, Fault
 
-REQUEST = Request(messages=(("system", "Judge."), ("user", "Which is better? [[winner:A]]")),
+REQUEST = Request(messages=(("system", "Judge."),
+                             ("user", "Which is better? Reply in JSON. [[winner:A]]")),
                   template="test_l0", template_version="1")
 
 

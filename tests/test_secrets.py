@@ -2,7 +2,6 @@
 not a Response, not any file written under outputs (store log, index, run metadata)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 from datetime import datetime, timezone
 
@@ -11,8 +10,10 @@ import pytest
 from tjb_lib.judges.anthropic_api import AnthropicJudge
 from tjb_lib.judges.batch import collect, submit_batch, wait
 from tjb_lib.judges.openai_api import OpenAIJudge
-from tjb_lib.judges.retry import RetryPolicy, redact
-from tjb_lib.records import Request, stable_hash
+from tjb_lib.judges.retry import ProviderRejected, RetryPolicy, redact
+from tjb_lib.metadata import write_run_metadata
+from tjb_lib.records import Request, request_key
+from tjb_lib.store import ResponseStore
 
 from fault_server import FAKE_KEY  # noqa: E402
 FRAGMENT = "FAKEKEY1234567890"  # a masked-but-partial leak would still show this
@@ -21,7 +22,7 @@ FAULTS = ["ok", {"kind": "429", "retry_after": "1"}, "auth_echo", "500", "trunca
 
 
 def req(i: int) -> Request:
-    return Request(messages=(("system", "Judge."), ("user", f"pair {i} [[winner:A]]")),
+    return Request(messages=(("system", "Judge."), ("user", f"pair {i}, in JSON [[winner:A]]")),
                    template="test_l0", template_version="1")
 
 
@@ -31,8 +32,7 @@ def leaks(text: str) -> bool:
 
 @pytest.fixture
 def judges(fault_server, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", FAKE_KEY)  # the emulator is no provider host
     policy = RetryPolicy(max_attempts=2, sleep=lambda s: None)
     return [OpenAIJudge("gpt-test", "gpt-4o-mini", base_url=fault_server.openai_url,
                         retry=policy, params={"logprobs": True}),
@@ -41,11 +41,15 @@ def judges(fault_server, monkeypatch):
 
 
 def run_calls(judge, fault_server):
-    """Every fault once (the 500 is scripted twice so it gives up), then a batch round trip."""
+    """Every fault once (the 500 is scripted twice so it gives up), then a batch round trip. The
+    echoed key comes back in a 401, which stops a run: its message is what the run prints."""
     calls = []
     for i, fault in enumerate(FAULTS):
         fault_server.script([fault, fault] if fault == "500" else [fault])
-        calls.append((req(i), judge.complete(req(i))))
+        try:
+            calls.append((req(i), judge.complete(req(i))))
+        except ProviderRejected as e:
+            assert e.status_code == 401 and not leaks(str(e)), e
     batch_id = submit_batch(judge, [req(10), req(11)])
     wait(judge, batch_id, interval_s=1, sleep=lambda s: None)
     results = collect(judge, batch_id)
@@ -57,7 +61,7 @@ def test_the_key_reaches_the_server_and_nothing_the_judge_exposes(fault_server, 
     for judge in judges:
         calls = run_calls(judge, fault_server)
         statuses = [r.status for _, r in calls]
-        assert statuses.count("failed") == 2 and statuses.count("ok") == len(calls) - 2
+        assert statuses.count("failed") == 1 and statuses.count("ok") == len(calls) - 1
         for text in (repr(judge), str(judge), repr(vars(judge)),
                      json.dumps(judge.identity()), json.dumps(judge.metadata())):
             assert not leaks(text), text
@@ -70,31 +74,21 @@ def test_the_key_reaches_the_server_and_nothing_the_judge_exposes(fault_server, 
     assert sum(r.fault == "auth_echo" for r in fault_server.requests) == 2
 
 
-@pytest.mark.skipif(importlib.util.find_spec("tjb_lib.store") is None,
-                    reason="tjb_lib.store not written yet")
 def test_no_file_written_under_outputs_contains_the_key(fault_server, judges, tmp_path):
     import pandas as pd
-
-    from tjb_lib.store import ResponseStore
 
     outputs = tmp_path / "outputs"
     for judge in judges:
         calls = run_calls(judge, fault_server)
         with ResponseStore(outputs / "raw_outputs" / judge.name) as store:
             for request, response in calls:
-                key = stable_hash({"judge": judge.identity(), "request": request.to_dict()})
-                store.put(key, judge.identity(), request, response)
-        (outputs / "metadata").mkdir(parents=True, exist_ok=True)
-        if importlib.util.find_spec("tjb_lib.metadata") is not None:
-            from tjb_lib.metadata import write_run_metadata
-
-            rows = pd.DataFrame({"decision": ["cited"] * len(calls), "calls": [1] * len(calls)})
-            now = datetime.now(timezone.utc)
-            write_run_metadata(judge, "test_split", "L0", rows, now, now,
-                               returned_models=[r.model_returned for _, r in calls],
-                               out_dir=outputs / "metadata")
-        else:
-            (outputs / "metadata" / f"{judge.name}.json").write_text(json.dumps(judge.metadata()))
+                store.put(request_key(judge.identity(), request), judge.identity(), request,
+                          response)
+        rows = pd.DataFrame({"decision": ["cited"] * len(calls), "calls": [1] * len(calls)})
+        now = datetime.now(timezone.utc)
+        write_run_metadata(judge, "test_split", "L0", rows, now, now,
+                           returned_models=[r.model_returned for _, r in calls],
+                           out_dir=outputs / "metadata")
     files = [p for p in outputs.rglob("*") if p.is_file()]
     assert len(files) >= 4  # two logs (+ indexes) and two metadata files
     for path in files:

@@ -1,8 +1,10 @@
-"""Run metadata per judge (PROTOCOL_NOTES §12-§13): what was called, when, with what software.
+"""Run metadata per judge (the paper's reproducibility checklist): what was called, when, with
+what software.
 
-``outputs/metadata/<judge>.json`` is merged run by run: the judge's model id, endpoint alias and
-base-URL kind, the model/snapshot ids the endpoint returned, the call-date window, decoding
-parameters, library versions and the git commit. It never holds a key (checked before writing).
+``outputs/metadata/<judge>.json`` is merged run by run: the judge's model id, endpoint alias, the
+endpoint actually called and its kind, the model/snapshot ids the endpoint returned, the call-date
+window, decoding parameters, library versions and the git commit. It never holds a key (checked
+before writing).
 """
 from __future__ import annotations
 
@@ -80,7 +82,9 @@ def write_run_metadata(judge, split: str, protocol: str, rows: pd.DataFrame,
     meta["model"] = judge.model
     meta["backend"] = jm.get("backend", judge.backend)
     meta["endpoint_alias"] = jm.get("endpoint_alias", judge.model)
-    meta["base_url_kind"] = jm.get("base_url_kind", jm.get("backend", judge.backend))
+    meta.pop("base_url_kind", None)  # older runs' name for endpoint_kind
+    meta["endpoint"] = judge.identity().get("endpoint")  # the URL actually called; None in-process
+    meta["endpoint_kind"] = jm.get("endpoint_kind", "in-process")
     meta["parameters"] = jm.get("params", judge.params)
     meta["judge_metadata"] = jm
     seen = set(meta.get("returned_models", [])) | {m for m in returned_models if m}

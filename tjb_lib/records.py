@@ -120,6 +120,10 @@ class Response:
     latency_s: float = 0.0
     attempts: int = 1
     cached: bool = False
+    # usage details where the provider reports them (input_tokens and output_tokens include them)
+    cached_input_tokens: int | None = None  # input read from the provider's prompt cache
+    cache_write_tokens: int | None = None   # input written to it (billed above the input rate)
+    reasoning_tokens: int | None = None     # output spent on reasoning / thinking
     meta: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -136,7 +140,9 @@ class Response:
         known = {f.name for f in dataclasses.fields(cls)}
         r = cls(**{k: v for k, v in d.items() if k in known and k != "status"},
                 status=str(d.get("status")))
-        r.input_tokens, r.output_tokens = count(r.input_tokens), count(r.output_tokens)
+        for name in ("input_tokens", "output_tokens", "cached_input_tokens", "cache_write_tokens",
+                     "reasoning_tokens"):
+            setattr(r, name, count(getattr(r, name)))
         r.attempts = count(r.attempts) or 1
         if not isinstance(r.latency_s, (int, float)) or isinstance(r.latency_s, bool):
             r.latency_s = 0.0
@@ -155,15 +161,24 @@ def stable_hash(obj: Any) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def request_key(identity: dict[str, Any], request: Request) -> str:
+    """The key of one judge call: a hash of the judge's ``identity()`` and the whole request. It
+    keys the response store and is the custom id of a provider batch line (one formula, here)."""
+    return stable_hash({"judge": identity, "request": request.to_dict()})
+
+
 # One verdict row per ordered comparison (pair x order x protocol x level x paraphrase x judge).
 # Written by the runner to outputs/raw_outputs/<judge>/<split>.<protocol>.jsonl, read by metrics.
 VERDICT_COLUMNS = (
     "pair_id", "split", "source", "target_relation", "gold", "variant",
     "system_plain", "system_cited",          # ranking probe only: which system sits on each side
     "order", "protocol", "level", "paraphrase", "judge",
+    "model_returned",                        # the model id(s) the endpoint said answered
     "raw_text", "parsed", "parse_status", "decision",  # parsed: A|B|Tie|None; decision: DECISIONS
     "p_a", "p_b", "p_tie",                   # label probabilities where the backend has logits
-    "calls", "input_tokens", "output_tokens", "latency_s", "attempts",
+    "calls", "input_tokens", "output_tokens",
+    "cached_input_tokens", "cache_write_tokens", "reasoning_tokens",  # where the provider says
+    "latency_s", "attempts",
     "request_hashes", "templates", "normalized", "cached", "created_at",
 )
 

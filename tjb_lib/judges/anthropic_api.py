@@ -1,22 +1,26 @@
 """Anthropic judges through the official ``anthropic`` SDK (Messages API).
 
-The Messages API takes the system prompt as its own field, so system turns are lifted out of the
-message list; max_tokens comes from the request and temperature is 0 unless the params say
-otherwise. As with the OpenAI judge, SDK retries are off and ``retry.RetryPolicy`` counts
-attempts; the key is read from the environment only when the client is made.
+The Messages API takes the system prompt as its own top-level field, so system turns are lifted
+out of the message list; ``max_tokens`` is required and comes from the request; temperature is
+sent without ``top_p`` (Sonnet 4.5 and later refuse both). The shared instruction prefix of each
+prompt template is marked with ``cache_control`` so that Anthropic can serve it from its prompt
+cache (it does so only for prefixes of at least 1,024 tokens on Sonnet 4.6; shorter ones are
+billed normally, with no error). Usage is read with its cache reads and writes and thinking
+tokens. ``catalog.py`` cites the documented rules and when they were checked.
 """
 from __future__ import annotations
 
-import threading
 from typing import Any
 
-from tjb_lib.judges.base import Judge
-from tjb_lib.judges.openai_api import base_url_host, read_api_key, sdk_version
-from tjb_lib.judges.replies import at, count, name, part_text, read_body, reply_response, shape_error
-from tjb_lib.judges.retry import RetryPolicy, retried_response
-from tjb_lib.records import Request, Response, stable_hash
+from tjb_lib.judges.api import APIJudge
+from tjb_lib.judges.endpoints import ANTHROPIC_URL
+from tjb_lib.judges.replies import at, count, name, part_text, reply_response, shape_error
+from tjb_lib.protocols.templates import instruction_prefix
+from tjb_lib.records import Request, Response
 
-ANTHROPIC_PARAMS = ("temperature", "top_p")
+ANTHROPIC_PARAMS = ("temperature", "top_p", "cache_prefix")
+SAMPLING = ("temperature", "top_p")  # untyped by this SDK version: sent as extra body
+CACHE_CONTROL = {"type": "ephemeral"}  # the 5-minute cache
 
 
 def split_system(request: Request) -> tuple[str | None, list[dict[str, str]]]:
@@ -40,81 +44,77 @@ def message_to_response(body: Any) -> Response:
         return reply_response(body, None, "the reply is not a JSON object")
     content = body.get("content")  # a list of blocks; a bare string is not the API's shape
     text = part_text(content) if isinstance(content, list) else None
-    return reply_response(body, text, shape_error(content),
-                          input_tokens=count(at(body, "usage", "input_tokens")),
-                          output_tokens=count(at(body, "usage", "output_tokens")),
-                          model_returned=name(body.get("model")),
-                          meta={"id": body.get("id"), "stop_reason": body.get("stop_reason")})
+    return reply_response(body, text, shape_error(content), model_returned=name(body.get("model")),
+                          meta={"id": body.get("id"), "stop_reason": body.get("stop_reason")},
+                          **message_usage(body))
 
 
-class AnthropicJudge(Judge):
+def message_usage(body: dict[str, Any]) -> dict[str, int | None]:
+    """Token counts of a Messages reply, input as the total sent: Anthropic's ``input_tokens``
+    leave out the ``cache_read_input_tokens`` and ``cache_creation_input_tokens``."""
+    fresh = count(at(body, "usage", "input_tokens"))
+    read = count(at(body, "usage", "cache_read_input_tokens"))
+    written = count(at(body, "usage", "cache_creation_input_tokens"))
+    return {"input_tokens": None if fresh is None else fresh + (read or 0) + (written or 0),
+            "output_tokens": count(at(body, "usage", "output_tokens")),
+            "cached_input_tokens": read, "cache_write_tokens": written,
+            "reasoning_tokens": count(at(body, "usage", "output_tokens_details",
+                                         "thinking_tokens"))}
+
+
+def mark_cached_prefix(turns: list[dict[str, Any]], prefix: str | None) -> list[dict[str, Any]]:
+    """The turns with the first user message split at ``prefix`` into two text blocks, the first
+    carrying ``cache_control``; unchanged when the message does not start with the prefix."""
+    if not prefix or not turns or turns[0]["role"] != "user":
+        return turns
+    text = turns[0]["content"]
+    if not isinstance(text, str) or not text.startswith(prefix) or len(text) == len(prefix):
+        return turns
+    blocks = [{"type": "text", "text": prefix, "cache_control": CACHE_CONTROL},
+              {"type": "text", "text": text[len(prefix):]}]
+    return [{"role": "user", "content": blocks}, *turns[1:]]
+
+
+class AnthropicJudge(APIJudge):
     """A judge behind Anthropic's Messages API."""
 
     backend = "anthropic"
+    sdk = "anthropic"
+    default_url = ANTHROPIC_URL
+    provider_key_env = "ANTHROPIC_API_KEY"
+    params_allowed = ANTHROPIC_PARAMS
 
-    def __init__(self, name: str, model: str, api_key_env: str = "ANTHROPIC_API_KEY",
-                 base_url: str | None = None, params: dict[str, Any] | None = None,
-                 max_concurrency: int = 8, timeout_s: float = 60.0, max_attempts: int = 5,
-                 retry: RetryPolicy | None = None):
-        super().__init__(name, model, params, max_concurrency)
-        unknown = sorted(set(self.params) - set(ANTHROPIC_PARAMS))
-        if unknown:
-            raise ValueError(f"judge {name!r}: unknown params {unknown}; "
-                             f"an Anthropic judge takes {list(ANTHROPIC_PARAMS)}")
+    def __init__(self, name: str, model: str, base_url: str | None = None, **kwargs: Any):
+        super().__init__(name, model, base_url=base_url, **kwargs)
         self.params.setdefault("temperature", 0)
-        self.api_key_env = api_key_env
-        self.base_url = base_url
-        self.timeout_s = timeout_s
-        self.retry = retry or RetryPolicy(max_attempts=max_attempts)
-        self._client: Any = None
-        self._client_lock = threading.Lock()
+        if all(self.params.get(k) is not None for k in SAMPLING):
+            raise ValueError(f"judge {name!r}: give temperature or top_p, not both (the Messages "
+                             "API refuses both for Claude Sonnet 4.5 and later)")
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(name={self.name!r}, model={self.model!r})"
+    def _make_client(self, key: str) -> Any:
+        import anthropic
 
-    def metadata(self) -> dict[str, Any]:
-        return {**super().metadata(), "base_url_host": base_url_host(self.base_url),
-                "api_key_env": self.api_key_env, "timeout_s": self.timeout_s,
-                "max_concurrency": self.max_concurrency, "retry": self.retry.describe(),
-                "sdk": "anthropic", "sdk_version": sdk_version("anthropic")}
-
-    @property
-    def client(self) -> Any:
-        """The SDK client, made on first use (that is when the key is read)."""
-        with self._client_lock:
-            if self._client is None:
-                import anthropic
-
-                key = read_api_key(self.api_key_env, self.name)
-                self._client = anthropic.Anthropic(api_key=key, base_url=self.base_url,
-                                                   timeout=self.timeout_s, max_retries=0)
-            return self._client
-
-    def _secrets(self) -> tuple[str, ...]:
-        return (getattr(self._client, "api_key", "") or "",)
+        return anthropic.Anthropic(api_key=key, base_url=self.base_url, timeout=self.timeout_s,
+                                   max_retries=0)
 
     def request_body(self, request: Request) -> dict[str, Any]:
         """The Messages API body for one request (also the params of a batch entry)."""
         system, turns = split_system(request)
+        if self.params.get("cache_prefix"):
+            turns = mark_cached_prefix(turns, instruction_prefix(request.template))
         body: dict[str, Any] = {"model": self.model, "max_tokens": request.max_tokens,
                                 "messages": turns}
         if system is not None:
             body["system"] = system
-        for k in ANTHROPIC_PARAMS:
+        for k in SAMPLING:
             if self.params.get(k) is not None:
                 body[k] = self.params[k]
         return body
 
+    def _send(self, client: Any, body: dict[str, Any]) -> Any:
+        typed = {k: v for k, v in body.items() if k not in SAMPLING}
+        sampling = {k: body[k] for k in SAMPLING if k in body}
+        return client.messages.with_raw_response.create(**typed, extra_body=sampling or None)
+
     def parse_reply(self, body: Any) -> Response:
         return message_to_response(body)
-
-    def complete(self, request: Request) -> Response:
-        body = self.request_body(request)
-        # This SDK version types only the fields it knows; sampling settings go as extra body.
-        sampling = {k: body.pop(k) for k in ANTHROPIC_PARAMS if k in body}
-        client = self.client
-        key = stable_hash({"judge": self.identity(), "request": request.to_dict()})
-        return retried_response(
-            lambda: read_body(client.messages.with_raw_response.create(
-                **body, extra_body=sampling or None)),
-            self.parse_reply, self.retry, key, self._secrets())

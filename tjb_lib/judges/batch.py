@@ -6,6 +6,10 @@ same ``Response`` records ``complete`` returns, keyed by custom id. Each line's 
 call key (a hash of judge identity and request), so results go straight into the response store.
 A line the provider failed comes back as ``Response(status="failed")``, never as a verdict.
 The batch-level HTTP calls use the judge's retry policy; giving up there raises ``BatchError``.
+A line the provider refused as a request it will never accept (400, 401, 403, 404) stops the run
+like the same reply to a live call (``ProviderRejected``). Batch mode is for the judges whose
+backend is ``openai`` or ``anthropic``: DeepSeek and vLLM have no batch endpoint. With a budget,
+a batch is charged at its worst case before it is submitted and settled when it is collected.
 """
 from __future__ import annotations
 
@@ -17,8 +21,8 @@ from typing import Any, Callable, Mapping, Sequence
 from tjb_lib.judges.anthropic_api import AnthropicJudge
 from tjb_lib.judges.base import Judge
 from tjb_lib.judges.openai_api import OpenAIJudge
-from tjb_lib.judges.retry import GiveUp, call_with_retry
-from tjb_lib.records import Request, Response, stable_hash
+from tjb_lib.judges.retry import FATAL_STATUSES, GiveUp, ProviderRejected, call_with_retry
+from tjb_lib.records import Request, Response, request_key
 
 OPENAI_ENDPOINT = "/v1/chat/completions"
 OPENAI_DONE = ("completed", "failed", "expired", "cancelled")
@@ -38,18 +42,23 @@ class BatchStatus:
     counts: dict[str, int] = field(default_factory=dict)
 
 
+#: Anthropic batch error types that mean the same as a fatal HTTP status on a live call
+FATAL_ERROR_TYPES = ("invalid_request_error", "authentication_error", "permission_error",
+                     "not_found_error")
+
+
 def custom_id_for(judge: Judge, request: Request) -> str:
     """The call key of (judge, request): 64 hex characters, valid as a batch custom id."""
-    return stable_hash({"judge": judge.identity(), "request": request.to_dict()})
+    return request_key(judge.identity(), request)
 
 
 def provider_kind(judge: Judge) -> str:
-    if isinstance(judge, AnthropicJudge):
+    if isinstance(judge, AnthropicJudge) and judge.backend == "anthropic":
         return "anthropic"
-    if isinstance(judge, OpenAIJudge):
+    if isinstance(judge, OpenAIJudge) and judge.backend == "openai":
         return "openai"
     raise TypeError(f"judge {judge.name!r} (backend {judge.backend!r}) has no batch API; "
-                    "batch mode is for OpenAI(-compatible) and Anthropic judges")
+                    "batch mode is for OpenAI and Anthropic judges")
 
 
 def _call(judge: Any, what: str, fn: Callable[[], Any]) -> Any:
@@ -72,6 +81,7 @@ def submit_batch(judge: Judge, requests: Sequence[Request] | Mapping[str, Reques
     if not items:
         raise ValueError(f"judge {judge.name!r}: submit_batch got no requests")
     client = judge.client
+    charged = judge.budget.charge_batch(judge.model, items.values()) if judge.budget else None
     if kind == "openai":
         lines = [json.dumps({"custom_id": cid, "method": "POST", "url": OPENAI_ENDPOINT,
                              "body": judge.request_body(r)}, ensure_ascii=False)
@@ -81,11 +91,17 @@ def submit_batch(judge: Judge, requests: Sequence[Request] | Mapping[str, Reques
             file=("batch.jsonl", data, "application/jsonl"), purpose="batch"))
         batch = _call(judge, "batch create", lambda: client.batches.create(
             input_file_id=upload.id, endpoint=OPENAI_ENDPOINT, completion_window="24h"))
-        return batch.id
-    entries = [{"custom_id": cid, "params": judge.request_body(r)} for cid, r in items.items()]
-    batch = _call(judge, "message batch create",
-                  lambda: client.messages.batches.create(requests=entries))
+    else:
+        entries = [{"custom_id": cid, "params": judge.request_body(r)} for cid, r in items.items()]
+        batch = _call(judge, "message batch create",
+                      lambda: client.messages.batches.create(requests=entries))
+    if charged is not None:
+        _CHARGED[batch.id] = charged
     return batch.id
+
+
+#: worst-case dollars charged to the budget per batch id submitted by this process
+_CHARGED: dict[str, float] = {}
 
 
 def poll(judge: Judge, batch_id: str) -> BatchStatus:
@@ -135,7 +151,7 @@ def collect(judge: Judge, batch_id: str) -> dict[str, Response]:
                 if line.strip():
                     row = json.loads(line)
                     out[row["custom_id"]] = _openai_line(judge, row, batch_id)
-        return out
+        return _settled(judge, batch_id, out)
     status = poll(judge, batch_id)
     if not status.done:
         raise BatchError(f"judge {judge.name!r}: batch {batch_id} is {status.status!r}, not done")
@@ -143,6 +159,14 @@ def collect(judge: Judge, batch_id: str) -> dict[str, Response]:
                     lambda: list(client.messages.batches.results(batch_id)))
     for item in results:
         out[item.custom_id] = _anthropic_result(judge, item.result.model_dump(), batch_id)
+    return _settled(judge, batch_id, out)
+
+
+def _settled(judge: Judge, batch_id: str, out: dict[str, Response]) -> dict[str, Response]:
+    """The results, after the batch's worst-case charge is replaced by what they cost."""
+    charged = _CHARGED.pop(batch_id, None)
+    if charged is not None and judge.budget is not None:
+        judge.budget.settle_batch(charged, judge.model, out.values())
     return out
 
 
@@ -152,8 +176,11 @@ def _openai_line(judge: OpenAIJudge, row: dict[str, Any], batch_id: str) -> Resp
     body = response.get("body") or {}
     if row.get("error") or status_code != 200:
         err = row.get("error") or body.get("error") or {}
-        return Response(status="failed", error=f"batch line failed ({status_code}): "
-                        f"{err.get('message', err) if isinstance(err, dict) else err}",
+        message = err.get("message", err) if isinstance(err, dict) else err
+        if status_code in FATAL_STATUSES:
+            raise ProviderRejected(f"batch {batch_id}: the provider refused a request with HTTP "
+                                   f"{status_code}: {message}", status_code)
+        return Response(status="failed", error=f"batch line failed ({status_code}): {message}",
                         meta={"batch_id": batch_id, "status_code": status_code})
     r = judge.parse_reply(body)
     r.meta["batch_id"] = batch_id
@@ -166,6 +193,9 @@ def _anthropic_result(judge: AnthropicJudge, result: dict[str, Any], batch_id: s
         r.meta["batch_id"] = batch_id
         return r
     err = (result.get("error") or {}).get("error") or {}
+    if err.get("type") in FATAL_ERROR_TYPES:
+        raise ProviderRejected(f"batch {batch_id}: the provider refused a request: "
+                               f"{err['type']}: {err.get('message', '')}", 400)
     return Response(status="failed",
                     error=f"batch result {result.get('type')}: {err.get('message', '')}".strip(),
                     meta={"batch_id": batch_id, "result_type": result.get("type")})

@@ -1,79 +1,41 @@
-"""OpenAI and OpenAI-compatible judges (vLLM, DeepSeek, ...) through the official ``openai`` SDK.
+"""OpenAI and OpenAI-compatible judges (DeepSeek, vLLM, ...) through the official ``openai`` SDK.
 
-A small adapter: one ``Request`` becomes one chat.completions call (temperature 0, JSON mode when
-the request asks, logprobs when the params ask) and the reply becomes one ``Response`` with usage,
-the returned model snapshot, label probabilities and raw metadata. The SDK's own retries are off
-(``max_retries=0``) so that ``retry.RetryPolicy`` alone counts attempts. The API key is read from
-the environment when the client is first needed and lives only inside the SDK client.
+One ``Request`` becomes one chat.completions body built from the judge's params, which the catalog
+sets to what each provider documents (``catalog.py`` cites the rules and when they were checked):
+the output cap under ``max_tokens`` or ``max_completion_tokens``, ``reasoning_effort`` for OpenAI's
+reasoning models, DeepSeek's ``thinking`` switch, JSON mode (or a JSON schema that constrains the
+verdict label), and logprobs for P(A), P(B), P(Tie). The reply becomes one ``Response`` with its
+usage (cached input and reasoning tokens too), the returned model snapshot, label probabilities
+and raw metadata.
 """
 from __future__ import annotations
 
 import math
-import os
 import re
-import threading
 from typing import Any
-from urllib.parse import urlsplit
 
-from tjb_lib.judges.base import Judge
-from tjb_lib.judges.replies import (at, count, failed_reply, name, part_text, read_body,
-                                    reply_response, shape_error)
-from tjb_lib.judges.retry import RetryPolicy, retried_response
-from tjb_lib.records import LABELS, Request, Response, stable_hash
-
-LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
-LOCAL_PLACEHOLDER_KEY = "EMPTY"  # what vLLM accepts when it was started without --api-key
+from tjb_lib.judges.api import APIJudge
+from tjb_lib.judges.endpoints import OPENAI_URL
+from tjb_lib.judges.replies import (at, count, failed_reply, name, part_text, reply_response,
+                                    shape_error)
+from tjb_lib.records import LABELS, Request, Response
 
 #: The params an OpenAI judge understands; anything else is a configuration error.
 OPENAI_PARAMS = ("temperature", "top_p", "seed", "logprobs", "top_logprobs", "json_mode",
-                 "max_tokens_param")
+                 "max_tokens_param", "reasoning_effort", "thinking", "label_schema")
+#: Body fields the SDK does not type; they travel as extra body (DeepSeek's thinking switch).
+EXTRA_BODY = ("thinking",)
+#: The verdict as a JSON schema: the label can only be A, B or Tie (structured outputs).
+VERDICT_SCHEMA = {
+    "name": "verdict", "strict": True,
+    "schema": {"type": "object", "additionalProperties": False, "required": ["winner", "reason"],
+               "properties": {"winner": {"type": "string", "enum": list(LABELS)},
+                              "reason": {"type": "string"}}},
+}
 
-#: JSON keys whose value is the verdict label (PROTOCOL_NOTES: {"winner": "A | B | Tie", ...}).
+#: JSON keys whose value is the verdict label (the paper asks for {"winner": "A|B|Tie", ...}).
 LABEL_KEYS = ("winner", "verdict", "label")
 _LABEL_VALUE = re.compile(r'"(?:%s)"\s*:\s*"?' % "|".join(LABEL_KEYS))
-
-
-class MissingAPIKey(RuntimeError):
-    """The environment variable that should hold a judge's API key is unset or empty."""
-
-
-def read_api_key(env_var: str, judge_name: str, allow_placeholder: bool = False) -> str:
-    """The key from ``env_var``; a local endpoint may go without one (vLLM takes "EMPTY")."""
-    value = os.environ.get(env_var, "").strip()
-    if value:
-        return value
-    if allow_placeholder:
-        return LOCAL_PLACEHOLDER_KEY
-    raise MissingAPIKey(
-        f"judge {judge_name!r} needs an API key in the environment variable {env_var} "
-        f"(it is unset or empty): export {env_var}=... before running, or use cached replay.")
-
-
-def base_url_kind(base_url: str | None) -> str:
-    """Which kind of endpoint a base URL points at: openai | deepseek | localhost | other."""
-    if not base_url:
-        return "openai"
-    host = (urlsplit(base_url).hostname or "").lower()
-    if host in LOCAL_HOSTS:
-        return "localhost"
-    if host == "openai.com" or host.endswith(".openai.com"):
-        return "openai"
-    if host == "deepseek.com" or host.endswith(".deepseek.com"):
-        return "deepseek"
-    return "other"
-
-
-def base_url_host(base_url: str | None) -> str | None:
-    """Host name only (no scheme, port, path or credentials) for the run metadata."""
-    return (urlsplit(base_url).hostname or None) if base_url else None
-
-
-def sdk_version(module_name: str) -> str | None:
-    try:
-        module = __import__(module_name)
-    except ImportError:
-        return None
-    return getattr(module, "__version__", None)
 
 
 def _normalise_label(token: str) -> str | None:
@@ -153,75 +115,60 @@ def completion_to_response(body: Any, want_label_probs: bool) -> Response:
     if label_index is not None:
         meta["label_token_index"] = label_index
     return reply_response(body, text, shape_error(content), label_probs=label_probs,
-                          input_tokens=count(at(body, "usage", "prompt_tokens")),
-                          output_tokens=count(at(body, "usage", "completion_tokens")),
-                          model_returned=model, meta=meta)
+                          model_returned=model, meta=meta, **chat_usage(body))
 
 
-class OpenAIJudge(Judge):
+def chat_usage(body: dict[str, Any]) -> dict[str, int | None]:
+    """Token counts of a chat.completions reply. ``prompt_tokens`` include the cached ones:
+    OpenAI reports them as ``prompt_tokens_details.cached_tokens``, DeepSeek as
+    ``prompt_cache_hit_tokens``; reasoning tokens (inside ``completion_tokens``) come as
+    ``completion_tokens_details.reasoning_tokens``."""
+    cached = count(at(body, "usage", "prompt_tokens_details", "cached_tokens"))
+    if cached is None:
+        cached = count(at(body, "usage", "prompt_cache_hit_tokens"))
+    return {"input_tokens": count(at(body, "usage", "prompt_tokens")),
+            "output_tokens": count(at(body, "usage", "completion_tokens")),
+            "cached_input_tokens": cached,
+            "reasoning_tokens": count(at(body, "usage", "completion_tokens_details",
+                                         "reasoning_tokens"))}
+
+
+class OpenAIJudge(APIJudge):
     """A judge behind the OpenAI chat.completions API or any OpenAI-compatible endpoint."""
 
-    def __init__(self, name: str, model: str, base_url: str | None = None,
-                 api_key_env: str = "OPENAI_API_KEY", params: dict[str, Any] | None = None,
-                 max_concurrency: int = 8, timeout_s: float = 60.0, max_attempts: int = 5,
-                 backend: str = "openai", retry: RetryPolicy | None = None):
-        super().__init__(name, model, params, max_concurrency)
-        unknown = sorted(set(self.params) - set(OPENAI_PARAMS))
-        if unknown:
-            raise ValueError(f"judge {name!r}: unknown params {unknown}; "
-                             f"an OpenAI judge takes {list(OPENAI_PARAMS)}")
+    backend = "openai"
+    sdk = "openai"
+    default_url = OPENAI_URL
+    provider_key_env = "OPENAI_API_KEY"
+    params_allowed = OPENAI_PARAMS
+
+    def __init__(self, name: str, model: str, base_url: str | None = None, **kwargs: Any):
+        super().__init__(name, model, base_url=base_url, **kwargs)
         self.params.setdefault("temperature", 0)
-        self.base_url = base_url
-        self.backend = "openai_compatible" if base_url and backend == "openai" else backend
-        self.api_key_env = api_key_env
-        self.timeout_s = timeout_s
-        self.retry = retry or RetryPolicy(max_attempts=max_attempts)
-        self._client: Any = None
-        self._client_lock = threading.Lock()
 
-    def __repr__(self) -> str:
-        return (f"{type(self).__name__}(name={self.name!r}, model={self.model!r}, "
-                f"backend={self.backend!r}, base_url_kind={base_url_kind(self.base_url)!r})")
+    def _make_client(self, key: str) -> Any:
+        import openai
 
-    def identity(self) -> dict[str, Any]:
-        ident = super().identity()
-        if self.base_url:
-            ident["base_url_kind"] = base_url_kind(self.base_url)
-        return ident
-
-    def metadata(self) -> dict[str, Any]:
-        return {**super().metadata(), "base_url_kind": base_url_kind(self.base_url),
-                "base_url_host": base_url_host(self.base_url), "api_key_env": self.api_key_env,
-                "timeout_s": self.timeout_s, "max_concurrency": self.max_concurrency,
-                "retry": self.retry.describe(), "sdk": "openai",
-                "sdk_version": sdk_version("openai")}
-
-    @property
-    def client(self) -> Any:
-        """The SDK client, made on first use (that is when the key is read)."""
-        with self._client_lock:
-            if self._client is None:
-                import openai
-
-                key = read_api_key(self.api_key_env, self.name,
-                                   allow_placeholder=base_url_kind(self.base_url) == "localhost")
-                self._client = openai.OpenAI(api_key=key, base_url=self.base_url,
-                                             timeout=self.timeout_s, max_retries=0)
-            return self._client
-
-    def _secrets(self) -> tuple[str, ...]:
-        return (getattr(self._client, "api_key", "") or "",)
+        return openai.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout_s,
+                             max_retries=0)
 
     def request_body(self, request: Request) -> dict[str, Any]:
         """The chat.completions body for one request (also the body of a batch line)."""
         p = self.params
         body: dict[str, Any] = {"model": self.model, "messages": request.chat()}
         temperature = p.get("temperature", request.temperature)
-        if temperature is not None:  # None: the model takes no temperature (reasoning models)
+        if temperature is not None:  # None: the model takes no temperature
             body["temperature"] = temperature
         body[p.get("max_tokens_param", "max_tokens")] = request.max_tokens
+        if p.get("reasoning_effort") is not None:
+            body["reasoning_effort"] = p["reasoning_effort"]
+        if p.get("thinking") is not None:
+            body["thinking"] = {"type": p["thinking"]}
         if request.json_mode and p.get("json_mode", True):
-            body["response_format"] = {"type": "json_object"}
+            if p.get("label_schema") and request.kind == "verdict":
+                body["response_format"] = {"type": "json_schema", "json_schema": VERDICT_SCHEMA}
+            else:
+                body["response_format"] = {"type": "json_object"}
         if p.get("logprobs"):
             body["logprobs"] = True
             body["top_logprobs"] = int(p.get("top_logprobs", 5))
@@ -230,13 +177,11 @@ class OpenAIJudge(Judge):
                 body[k] = p[k]
         return body
 
+    def _send(self, client: Any, body: dict[str, Any]) -> Any:
+        typed = {k: v for k, v in body.items() if k not in EXTRA_BODY}
+        extra = {k: body[k] for k in EXTRA_BODY if k in body}
+        return client.chat.completions.with_raw_response.create(**typed,
+                                                                extra_body=extra or None)
+
     def parse_reply(self, body: Any) -> Response:
         return completion_to_response(body, want_label_probs=bool(self.params.get("logprobs")))
-
-    def complete(self, request: Request) -> Response:
-        body = self.request_body(request)
-        client = self.client
-        key = stable_hash({"judge": self.identity(), "request": request.to_dict()})
-        return retried_response(
-            lambda: read_body(client.chat.completions.with_raw_response.create(**body)),
-            self.parse_reply, self.retry, key, self._secrets())

@@ -1,9 +1,11 @@
 """The one retry policy every API judge shares, so that attempts mean the same thing everywhere.
 
-Rules (PROTOCOL_NOTES: "record retry status"): 429 waits for the server's Retry-After (seconds or
-an HTTP date, capped); 5xx, connection errors and timeouts back off exponentially with full
-jitter; any other 4xx is final. After ``max_attempts`` the caller gets a ``GiveUp`` carrying the
-attempt count, which the judges turn into ``Response(status="failed")``: never a verdict.
+Rules (the paper's checklist: "record retry status"): 429 waits for the server's Retry-After
+(seconds or an HTTP date, capped); 5xx, connection errors and timeouts back off exponentially with
+full jitter; any other 4xx is final, and the ``FATAL_STATUSES`` (a request, key, account or model
+the provider will never accept) stop the run with the provider's own message. After
+``max_attempts`` the caller gets a ``GiveUp`` carrying the attempt count, which the judges turn
+into ``Response(status="failed")``: never a verdict.
 The jitter is seeded per call key and the sleep is injectable, so tests replay exactly and fast.
 """
 from __future__ import annotations
@@ -16,6 +18,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, TypeVar
 
+from tjb_lib.judges.base import FatalJudgeError
+
 T = TypeVar("T")
 
 #: Exception class names (from openai, anthropic, httpx) that mean "the request never got an
@@ -24,6 +28,10 @@ T = TypeVar("T")
 _TRANSPORT_ERRORS = ("APIConnectionError", "APITimeoutError", "TimeoutException",
                      "TransportError", "ConnectError", "ReadTimeout", "ConnectionError",
                      "TimeoutError")
+
+#: Replies no retry or rerun fixes: a malformed or unsupported request (400, 422), a bad key
+#: (401), an empty balance (402, DeepSeek), no access (403), no such model or route (404).
+FATAL_STATUSES = (400, 401, 402, 403, 404, 422)
 
 _KEY_PATTERN = re.compile(r"(sk-(?:ant-)?)[A-Za-z0-9_\-]{6,}")
 
@@ -150,6 +158,29 @@ def describe_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> str:
     return redact(f"{type(exc).__name__}: {msg}", secrets)
 
 
+class ProviderRejected(FatalJudgeError):
+    """The endpoint answered with one of the ``FATAL_STATUSES``; the message is the provider's."""
+
+    def __init__(self, message: str, status_code: int):
+        super().__init__(message)
+        self.status_code = status_code
+
+
+def provider_message(exc: BaseException | None, secrets: tuple[str, ...] = ()) -> str:
+    """The provider's own error (type, message, param) from an SDK status error, keys removed.
+    OpenAI's SDK keeps the inner ``error`` object as ``body``; Anthropic's keeps the whole body."""
+    body = getattr(exc, "body", None)
+    err = body.get("error", body) if isinstance(body, dict) else None
+    if not isinstance(err, dict) or not isinstance(err.get("message"), str):
+        return describe_error(exc, secrets) if exc is not None else "no message"
+    text = " ".join(err["message"].split())
+    if isinstance(err.get("type"), str):
+        text = f"{err['type']}: {text}"
+    if isinstance(err.get("param"), str):
+        text += f" (param: {err['param']})"
+    return redact(text[:1000], secrets)
+
+
 def call_with_retry(fn: Callable[[], T], policy: RetryPolicy, key: str = "",
                     secrets: tuple[str, ...] = ()) -> tuple[T, int, list[dict[str, Any]]]:
     """Run ``fn`` under the policy. Returns (result, attempts, history of failed attempts);
@@ -177,16 +208,21 @@ def call_with_retry(fn: Callable[[], T], policy: RetryPolicy, key: str = "",
 
 
 def retried_response(send: Callable[[], Any], parse: Callable[[Any], "Response"],
-                     policy: RetryPolicy, key: str, secrets: tuple[str, ...]) -> "Response":
+                     policy: RetryPolicy, key: str, secrets: tuple[str, ...],
+                     who: str = "the endpoint") -> "Response":
     """One API call under the retry policy, as a Response: ``parse`` of what ``send`` returned,
-    with its attempts and retry log, or, after the give-up limit, a recorded failure (never
-    raised)."""
+    with its attempts and retry log, or, after the give-up limit, a recorded failure. One of the
+    ``FATAL_STATUSES`` raises ``ProviderRejected`` instead, naming ``who`` answered it."""
     from tjb_lib.records import Response
 
     start = time.monotonic()
     try:
         reply, attempts, history = call_with_retry(send, policy, key, secrets)
     except GiveUp as g:
+        status = g.decision.status_code
+        if status in FATAL_STATUSES:
+            raise ProviderRejected(f"{who} refused the request with HTTP {status}: "
+                                   f"{provider_message(g.__cause__, secrets)}", status) from None
         return Response(status="failed", error=g.error, attempts=g.attempts,
                         latency_s=time.monotonic() - start,
                         meta={"retry_log": g.history, "error_kind": g.decision.kind,

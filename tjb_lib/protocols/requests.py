@@ -13,7 +13,7 @@ from typing import Any
 from tjb_lib.parse import TRACE_V1_FIELDS, TRACE_V2_FIELDS
 from tjb_lib.protocols.specs import Spec, template_names
 from tjb_lib.protocols.templates import load_template
-from tjb_lib.records import ORDERS, Pair, Request, stable_hash
+from tjb_lib.records import ORDERS, Pair, Request
 
 VERDICT_MAX_TOKENS = 256
 STAGE1_MAX_TOKENS = {"trace_v1": 512, "trace_v2": 1536}
@@ -24,11 +24,6 @@ STAGE1_FIELDS = {"trace_v1": TRACE_V1_FIELDS, "trace_v2": TRACE_V2_FIELDS}
 # stage 2 never sees one. Years such as [2019] are not markers (at most three digits).
 _ID = r"(?:[A-Za-z]{1,8}\s*:?\s*)?[A-Za-z]?\d{1,3}(?:\s*:\s*[A-Za-z]{0,8}\d{1,3})?"
 _MARKER_RE = re.compile(rf"[ \t]*(?:\[\s*{_ID}(?:\s*[,;–-]\s*{_ID})*\s*\]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+|【[^】\n]*】)")
-
-
-def request_key(identity: dict[str, Any], request: Request) -> str:
-    """The response-store key of one call: the judge's identity plus the whole request."""
-    return stable_hash({"judge": identity, "request": request.to_dict()})
 
 
 def shown_sides(order: str) -> tuple[str, str]:

@@ -10,11 +10,11 @@ from typing import Any, Callable, Iterable, Sequence
 
 from tjb_lib.parse import Verdict, parse_normalized, parse_verdict
 from tjb_lib.protocols.requests import (
-    STAGE1_FIELDS, build_request, lite_texts, lite_request, mask_markers, request_key,
+    STAGE1_FIELDS, build_request, lite_texts, lite_request, mask_markers,
     shown_sides, stage1_request, stage2_request,
 )
 from tjb_lib.protocols.specs import Spec
-from tjb_lib.records import ORDERS, Pair, Request, Response, decision_from_label
+from tjb_lib.records import ORDERS, Pair, Request, Response, decision_from_label, request_key
 
 Call = Callable[[Request], Response]
 
@@ -67,12 +67,16 @@ def _row(pair: Pair, order: str, spec: Spec, calls: list[tuple[Request, Response
         "system_plain": system_plain, "system_cited": system_cited,
         "order": order, "protocol": spec.protocol, "level": spec.level,
         "paraphrase": spec.paraphrase,
+        "model_returned": ",".join(sorted({r.model_returned for _, r in calls
+                                           if r.model_returned})) or None,
         "raw_text": last.text if last.text is not None else last.meta.get("raw_body"),
         "parsed": parsed, "parse_status": status, "decision": decision,
         "p_a": probs.get("A"), "p_b": probs.get("B"), "p_tie": probs.get("Tie"),
         "calls": len(calls),
         "input_tokens": _total(r.input_tokens for _, r in calls),
         "output_tokens": _total(r.output_tokens for _, r in calls),
+        **{name: _total(getattr(r, name) for _, r in calls)
+           for name in ("cached_input_tokens", "cache_write_tokens", "reasoning_tokens")},
         "latency_s": sum(r.latency_s for _, r in calls),
         "attempts": sum(r.attempts for _, r in calls),
         "request_hashes": [request_key(identity, q) for q, _ in calls],

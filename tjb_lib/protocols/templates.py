@@ -88,3 +88,15 @@ def load_template(name: str) -> PromptTemplate:
 
 def available_templates() -> list[str]:
     return sorted(p.stem for p in PROMPTS.glob("*.txt"))
+
+
+def instruction_prefix(name: str) -> str | None:
+    """The start of template ``name``'s user message that every comparison shares: its
+    instructions, up to the first placeholder. Providers can cache it across calls (the templates
+    put instructions first for that reason). None for a name that is not a template."""
+    try:
+        tpl = load_template(name)
+    except ValueError:
+        return None
+    first = _StringTemplate.pattern.search(tpl.user)
+    return tpl.user[:first.start()] if first else tpl.user

@@ -47,7 +47,8 @@ class RunStats:
         return hit.response
 
     def made(self, model: str, resp: Response, created_at: str) -> None:
-        cost = call_cost(model, resp.input_tokens, resp.output_tokens)
+        cost = call_cost(model, resp.input_tokens, resp.output_tokens, resp.cached_input_tokens,
+                         resp.cache_write_tokens)
         with self.lock:
             self.calls += 1
             self.failed_calls += resp.status != "ok"

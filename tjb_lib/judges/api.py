@@ -1,0 +1,117 @@
+"""What every judge behind an HTTP API shares: its endpoint and key, a lazily made SDK client,
+the retry policy, the budget, and one ``complete`` path.
+
+The endpoint is checked when the judge is built (an unusable base URL, or a provider's key asked
+to go to another host, is a ``FatalJudgeError`` before any call); the key is read only when the
+first call needs a client, so replaying stored calls needs none. The SDK's own retries are off
+(``max_retries=0``) so that ``retry.RetryPolicy`` alone counts attempts, and the key lives only
+inside the SDK client.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from tjb_lib.judges import endpoints
+from tjb_lib.judges.base import Judge
+from tjb_lib.judges.budget import Budget
+from tjb_lib.judges.replies import read_body
+from tjb_lib.judges.retry import RetryPolicy, retried_response
+from tjb_lib.records import Request, Response, request_key
+
+
+def sdk_version(module_name: str) -> str | None:
+    try:
+        module = __import__(module_name)
+    except ImportError:
+        return None
+    return getattr(module, "__version__", None)
+
+
+class APIJudge(Judge):
+    """A judge whose calls go over HTTP through a provider SDK (see the subclasses)."""
+
+    sdk = ""                        # the SDK's module name
+    default_url = ""                # the provider's endpoint, when none is given
+    provider_key_env: str | None = None
+    params_allowed: tuple[str, ...] = ()
+
+    def __init__(self, name: str, model: str, base_url: str | None = None,
+                 api_key_env: str | None = None, params: dict[str, Any] | None = None,
+                 backend: str | None = None, max_concurrency: int = 8, timeout_s: float = 60.0,
+                 max_attempts: int = 5, retry: RetryPolicy | None = None,
+                 budget: Budget | None = None):
+        super().__init__(name, model, params, max_concurrency)
+        unknown = sorted(set(self.params) - set(self.params_allowed))
+        if unknown:
+            raise ValueError(f"judge {name!r}: unknown params {unknown}; "
+                             f"{type(self).__name__} takes {list(self.params_allowed)}")
+        if backend:
+            self.backend = backend
+        self.base_url = endpoints.checked_url(base_url or self.default_url, name)
+        self.api_key_env = api_key_env or endpoints.key_env_for(self.base_url,
+                                                                self.provider_key_env)
+        allowed = endpoints.PROVIDER_HOSTS.get(self.api_key_env)
+        if allowed is not None and endpoints.host(self.base_url) not in allowed:
+            endpoints.api_key(self.api_key_env, self.base_url, name)  # raises, naming both
+        self.timeout_s = timeout_s
+        self.retry = retry or RetryPolicy(max_attempts=max_attempts)
+        self.budget = budget
+        self._client: Any = None
+        self._client_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(name={self.name!r}, model={self.model!r}, "
+                f"backend={self.backend!r}, endpoint={endpoints.endpoint_id(self.base_url)!r})")
+
+    def metadata(self) -> dict[str, Any]:
+        return {**super().metadata(), "endpoint_kind": endpoints.kind(self.base_url),
+                "endpoint_host": endpoints.host(self.base_url), "api_key_env": self.api_key_env,
+                "timeout_s": self.timeout_s, "max_concurrency": self.max_concurrency,
+                "retry": self.retry.describe(), "sdk": self.sdk,
+                "sdk_version": sdk_version(self.sdk)}
+
+    @property
+    def client(self) -> Any:
+        """The SDK client, made on first use (that is when the key is read)."""
+        with self._client_lock:
+            if self._client is None:
+                key = endpoints.api_key(self.api_key_env, self.base_url, self.name)
+                self._client = self._make_client(key)
+            return self._client
+
+    def _secrets(self) -> tuple[str, ...]:
+        return (getattr(self._client, "api_key", "") or "",)
+
+    # ---- what each provider does its own way -------------------------------------------------
+    def _make_client(self, key: str) -> Any:
+        raise NotImplementedError
+
+    def request_body(self, request: Request) -> dict[str, Any]:
+        """The body of one call (also the body of one batch line)."""
+        raise NotImplementedError
+
+    def _send(self, client: Any, body: dict[str, Any]) -> Any:
+        """Send one body; returns the SDK's raw response."""
+        raise NotImplementedError
+
+    def parse_reply(self, body: Any) -> Response:
+        raise NotImplementedError
+
+    # ---- one call ------------------------------------------------------------------------------
+    def complete(self, request: Request) -> Response:
+        body = self.request_body(request)
+        client = self.client
+        key = request_key(self.identity(), request)
+        who = f"{endpoints.host(self.base_url)} (judge {self.name!r}, model {self.model!r})"
+
+        def send() -> Response:
+            return retried_response(lambda: read_body(self._send(client, body)),
+                                    self.parse_reply, self.retry, key, self._secrets(), who)
+
+        if self.budget is None:
+            return send()
+        with self.budget.hold(self.model, request) as settle:
+            response = send()
+            settle(response)
+        return response

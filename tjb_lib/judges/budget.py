@@ -1,0 +1,168 @@
+"""A spending limit for judge calls: ``--budget USD`` on ``judge`` and ``reproduce``.
+
+Before each call an API judge reserves the most the call can cost at list price (every input
+token at the fresh-input rate, with input counted as one token per two bytes, which no provider
+tokenizer undercounts for these prompts, plus the full output cap); when the reserved and spent
+dollars would pass the limit, the call is not made and ``BudgetExceeded`` stops the run (a
+``FatalJudgeError``: one line, non-zero exit, nothing recorded as failed). After the call the
+reservation is replaced by what the reply's usage costs. Calls answered from the store cost
+nothing and are never reserved.
+
+The limit and a ledger file travel in the environment (``TJB_BUDGET_USD``,
+``TJB_BUDGET_LEDGER``), so the notebooks that ``reproduce`` runs in separate kernels share one
+budget: each process appends what it spent to the ledger and reads what the others spent.
+"""
+from __future__ import annotations
+
+import fcntl
+import math
+import os
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from tjb_lib.judges.base import FatalJudgeError
+from tjb_lib.records import Request, Response
+
+BUDGET_ENV = "TJB_BUDGET_USD"
+LEDGER_ENV = "TJB_BUDGET_LEDGER"
+BYTES_PER_TOKEN_FLOOR = 2  # input tokens are counted as utf-8 bytes / 2: an upper bound
+MESSAGE_OVERHEAD_TOKENS = 8
+
+
+class BudgetExceeded(FatalJudgeError):
+    """The next call could take the spend past the budget; it was not made."""
+
+
+def worst_case_tokens(request: Request) -> tuple[int, int]:
+    """(input, output) tokens one request can cost at most."""
+    size = sum(len(content.encode("utf-8")) for _, content in request.messages)
+    n_in = math.ceil(size / BYTES_PER_TOKEN_FLOOR) + MESSAGE_OVERHEAD_TOKENS * len(request.messages)
+    return n_in, request.max_tokens
+
+
+class Budget:
+    """A dollar limit shared by every judge of this process (and, through the ledger, by every
+    process that names the same ledger file)."""
+
+    def __init__(self, limit_usd: float, ledger: str | Path | None = None):
+        if not (isinstance(limit_usd, (int, float)) and math.isfinite(limit_usd)
+                and limit_usd >= 0):
+            raise ValueError(f"budget must be a non-negative number of dollars, got {limit_usd!r}")
+        self.limit_usd = float(limit_usd)
+        self.ledger = Path(ledger) if ledger else None
+        self._lock = threading.Lock()
+        self._reserved = 0.0
+        self._spent_here = 0.0
+        self._calls = 0
+
+    @classmethod
+    def from_env(cls) -> "Budget | None":
+        """The budget the command line set for this process and its notebook kernels, if any."""
+        raw = os.environ.get(BUDGET_ENV, "").strip()
+        if not raw:
+            return None
+        try:
+            limit = float(raw)
+        except ValueError:
+            raise ValueError(f"${BUDGET_ENV}={raw!r} is not a number of dollars") from None
+        ledger = os.environ.get(LEDGER_ENV) or None
+        key = (limit, ledger)
+        with _SHARED_LOCK:  # one Budget per process, so concurrent judges share reservations
+            if key not in _SHARED:
+                _SHARED[key] = cls(limit, ledger)
+            return _SHARED[key]
+
+    def spent(self) -> float:
+        """Dollars spent so far: this process's, or the ledger's total when there is one."""
+        if self.ledger is None or not self.ledger.exists():
+            return self._spent_here
+        total = 0.0
+        for line in self.ledger.read_text(encoding="utf-8").splitlines():
+            try:
+                total += float(line)
+            except ValueError:
+                continue  # a torn last line of a killed process
+        return total
+
+    def _record(self, usd: float) -> None:
+        self._spent_here += usd
+        if self.ledger is not None:
+            self.ledger.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.ledger, "a", encoding="utf-8") as f:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+                f.write(f"{usd!r}\n")
+                f.flush()
+
+    def _reserve(self, usd: float, what: str) -> None:
+        spent = self.spent()
+        if spent + self._reserved + usd > self.limit_usd:
+            raise BudgetExceeded(
+                f"budget: {what} could cost up to ${usd:.4f}, which would take the spend past "
+                f"the budget of ${self.limit_usd:.2f} (spent ${spent:.4f}, "
+                f"${self._reserved:.4f} in calls under way, {self._calls} call(s) made by this "
+                "process); stopped before making it. Everything judged so far is stored: rerun "
+                "with a larger --budget to go on.")
+        self._reserved += usd
+
+    @contextmanager
+    def hold(self, model: str, request: Request, batch: bool = False
+             ) -> Iterator[Callable[[Response], None]]:
+        """Reserve the most one call can cost; the caller reports the reply with the function
+        this yields, and its real cost replaces the reservation."""
+        worst = _cost(model, *worst_case_tokens(request), batch=batch)
+        with self._lock:
+            self._reserve(worst, f"the next call to {model}")
+        settled: list[float] = []
+
+        def settle(response: Response) -> None:
+            settled.append(response_cost(model, response, batch=batch))
+
+        try:
+            yield settle
+        finally:
+            with self._lock:
+                self._reserved -= worst
+                self._calls += 1
+                self._record(settled[0] if settled else 0.0)
+
+    def charge_batch(self, model: str, requests: Iterable[Request]) -> float:
+        """Check and record the most a provider batch of ``requests`` can cost (batch price);
+        ``settle_batch`` later replaces it with what the results cost."""
+        worst = sum(_cost(model, *worst_case_tokens(r), batch=True) for r in requests)
+        with self._lock:
+            self._reserve(worst, f"a batch of requests to {model}")
+            self._reserved -= worst
+            self._record(worst)
+        return worst
+
+    def settle_batch(self, charged: float, model: str, responses: Iterable[Response]) -> None:
+        actual = sum(response_cost(model, r, batch=True) for r in responses)
+        with self._lock:
+            self._record(actual - charged)
+
+
+def _cost(model: str, n_in: int, n_out: int, batch: bool) -> float:
+    from tjb_lib.cost import rates
+
+    r = rates(model)
+    if r is None:
+        raise BudgetExceeded(f"budget: no price for model {model!r} in tjb_lib/prices.csv, so a "
+                             "budget cannot be kept; add its price or run without --budget")
+    return r.usd(n_in, n_out, batch=batch and r.batch_discount is not None)
+
+
+def response_cost(model: str, response: Response, batch: bool = False) -> float:
+    """What a reply's usage costs (0 when it reports none: failures are not billed)."""
+    if response.input_tokens is None or response.output_tokens is None:
+        return 0.0
+    from tjb_lib.cost import call_cost
+
+    usd = call_cost(model, response.input_tokens, response.output_tokens,
+                    response.cached_input_tokens, response.cache_write_tokens, batch=batch)
+    return usd or 0.0
+
+
+_SHARED: dict[tuple[float, str | None], Budget] = {}
+_SHARED_LOCK = threading.Lock()

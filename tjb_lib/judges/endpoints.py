@@ -1,0 +1,112 @@
+"""Where a judge's calls go, and which key may go with them.
+
+A provider's key goes only to that provider's own host, whatever the environment says: the
+OpenAI and Anthropic SDKs read ``OPENAI_BASE_URL`` / ``ANTHROPIC_BASE_URL`` when no base URL is
+given, so every API judge here passes its endpoint explicitly, and a key variable named in
+``PROVIDER_HOSTS`` is refused for any other host. Other endpoints (a vLLM server, a proxy) use
+``OPENAI_COMPATIBLE_API_KEY``; a server on this machine needs none.
+
+The endpoint actually called is part of each judge's identity (so replies from a proxy or an
+emulator are never filed as the provider's) and of the run metadata. A base URL that cannot be
+called (no scheme, no host, a scheme other than http/https) is refused before any call.
+"""
+from __future__ import annotations
+
+import os
+from urllib.parse import urlsplit
+
+from tjb_lib.judges.base import FatalJudgeError
+
+#: The provider endpoints the SDKs call by default (used explicitly, never from the environment).
+OPENAI_URL = "https://api.openai.com/v1"
+ANTHROPIC_URL = "https://api.anthropic.com"
+#: Key variable -> the hosts that key may be sent to.
+PROVIDER_HOSTS = {
+    "OPENAI_API_KEY": ("api.openai.com",),
+    "ANTHROPIC_API_KEY": ("api.anthropic.com",),
+    "DEEPSEEK_API_KEY": ("api.deepseek.com",),
+}
+#: Key for endpoints that are not a judge's own provider.
+COMPATIBLE_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY"
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
+LOCAL_PLACEHOLDER_KEY = "EMPTY"  # what vLLM accepts when it was started without --api-key
+#: The environment variables the SDKs would read for a base URL; ignored here, named in errors.
+SDK_BASE_URL_ENVS = ("OPENAI_BASE_URL", "ANTHROPIC_BASE_URL")
+
+
+class MissingAPIKey(FatalJudgeError):
+    """The environment variable that should hold a judge's API key is unset or empty."""
+
+
+class UnusableEndpoint(FatalJudgeError):
+    """A base URL that cannot be called, or a provider key asked to go to another host."""
+
+
+def checked_url(base_url: str, judge_name: str) -> str:
+    """``base_url`` if it can be called (http or https, with a host), else ``UnusableEndpoint``."""
+    parts = urlsplit(base_url.strip()) if isinstance(base_url, str) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UnusableEndpoint(
+            f"judge {judge_name!r}: base URL {base_url!r} cannot be called: give an http(s) URL "
+            "with a host, e.g. http://localhost:8000/v1")
+    try:
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError as e:
+        raise UnusableEndpoint(f"judge {judge_name!r}: base URL {base_url!r}: {e}") from None
+    return base_url.strip().rstrip("/")
+
+
+def host(base_url: str) -> str:
+    return (urlsplit(base_url).hostname or "").lower()
+
+
+def is_local(base_url: str) -> bool:
+    return host(base_url) in LOCAL_HOSTS
+
+
+def endpoint_id(base_url: str) -> str:
+    """The endpoint as it enters a judge's identity: scheme, host and path; the port too, except
+    on this machine, where a server's port is picked per start (the served model id, recorded
+    in every verdict row, tells local servers apart)."""
+    parts = urlsplit(base_url)
+    netloc = "localhost" if is_local(base_url) else parts.netloc.rsplit("@", 1)[-1].lower()
+    return f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"
+
+
+def kind(base_url: str) -> str:
+    """openai | anthropic | deepseek | localhost | other, for the run metadata."""
+    h = host(base_url)
+    if h in LOCAL_HOSTS:
+        return "localhost"
+    for name in ("openai", "anthropic", "deepseek"):
+        if h == f"{name}.com" or h.endswith(f".{name}.com"):
+            return name
+    return "other"
+
+
+def api_key(env_var: str, base_url: str, judge_name: str) -> str:
+    """The key to send to ``base_url``: from ``env_var``, which must be allowed for that host;
+    a server on this machine may go without one (vLLM takes "EMPTY")."""
+    allowed = PROVIDER_HOSTS.get(env_var)
+    if allowed is not None and host(base_url) not in allowed:
+        raise UnusableEndpoint(
+            f"judge {judge_name!r}: refusing to send ${env_var} to {host(base_url)}: a "
+            f"provider's key goes only to {', '.join(allowed)}. For another endpoint put its "
+            f"key in ${COMPATIBLE_KEY_ENV}.")
+    value = os.environ.get(env_var, "").strip()
+    if value:
+        return value
+    if is_local(base_url):
+        return LOCAL_PLACEHOLDER_KEY
+    raise MissingAPIKey(
+        f"judge {judge_name!r} needs an API key in the environment variable {env_var} "
+        f"(it is unset or empty): export {env_var}=... before running, or replay stored calls "
+        "with --replay-only")
+
+
+def key_env_for(base_url: str, provider_key_env: str | None) -> str:
+    """The key variable for calls to ``base_url``: the provider's own where ``base_url`` is that
+    provider's host, else ``OPENAI_COMPATIBLE_API_KEY``."""
+    if provider_key_env and host(base_url) in PROVIDER_HOSTS.get(provider_key_env, ()):
+        return provider_key_env
+    return COMPATIBLE_KEY_ENV
