@@ -123,6 +123,10 @@ CASES: list[BadInput] = [
                                             lambda line: line[: len(line) // 2] + b"\n")),
     BadInput("full disk", ("calls.jsonl", "No space left on device"), damage=_full_disk,
              paid=1),
+    BadInput("missing API key", ("OPENAI_API_KEY",),
+             {"judge": "gpt-5.5", "base-url": None, "model": None},
+             env={"OPENAI_API_KEY": None}),
+    BadInput("--base-url that is not a URL", ("not a url",), {"base-url": "not a url"}),
     BadInput("--rationales for an API judge", ("--rationales is for local judges",),
              {"rationales": ""}),
 ]

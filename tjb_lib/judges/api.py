@@ -80,6 +80,9 @@ class APIJudge(Judge):
                 self._client = self._make_client(key)
             return self._client
 
+    def check_ready(self) -> None:
+        endpoints.api_key(self.api_key_env, self.base_url, self.name)
+
     def _secrets(self) -> tuple[str, ...]:
         return (getattr(self._client, "api_key", "") or "",)
 

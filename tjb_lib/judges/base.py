@@ -47,6 +47,10 @@ class Judge(ABC):
         """Run metadata for outputs/metadata/<judge>.json (no secrets)."""
         return {"name": self.name, **self.identity()}
 
+    def check_ready(self) -> None:
+        """Raise a ``FatalJudgeError`` now if no call could be made (a key is missing), so a
+        run stops before it opens or writes anything. Replaying stored calls needs no check."""
+
     @abstractmethod
     def complete(self, request: Request) -> Response:
         """Answer one request; transport failures come back as ``Response(status="failed")``."""

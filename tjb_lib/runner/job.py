@@ -38,6 +38,8 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
     t0 = time.monotonic()
     comps = plan(split, protocol, limit)
     judge = resolve_judge(judge)
+    if not replay_only:
+        judge.check_ready()  # a missing key stops the run before anything is opened or written
     out_dir = Path(out_dir or paths.RAW_OUTPUTS)
     judge_dir = out_dir / judge.name
     store = ResponseStore(judge_dir)
