@@ -103,7 +103,8 @@ class ResponseStore:
         self._scanned_to = 0                 # log bytes already folded into _offsets
         self._unsaved = 0
         self.recovered: dict[str, Any] | None = None  # what open() cut off, if anything
-        self.log_path.touch(exist_ok=True)
+        if not self.log_path.exists():
+            self.log_path.touch()
         self._repair_tail()
         self._load_index()
 
@@ -111,7 +112,7 @@ class ResponseStore:
     def _repair_tail(self) -> None:
         """Cut off a truncated or corrupt last line (a crash mid-write) and report it. The
         log's flock is held, so a line another process is writing is never taken for torn."""
-        with open(self.log_path, "r+b") as f:
+        with open(self.log_path, "rb") as f:  # read-only until a repair is needed
             fcntl.flock(f.fileno(), fcntl.LOCK_EX)
             size = f.seek(0, os.SEEK_END)
             if size == 0:
@@ -122,9 +123,9 @@ class ResponseStore:
             f.seek(start)
             if ends_clean and _record_or_none(f.read(size - start)) is not None:
                 return
-            f.truncate(start)
-            f.flush()
-            os.fsync(f.fileno())
+            with open(self.log_path, "r+b") as w:
+                w.truncate(start)
+                os.fsync(w.fileno())
         self.recovered = {"path": str(self.log_path), "offset": start,
                           "dropped_bytes": size - start}
         warnings.warn(f"{self.log_path}: dropped a truncated or corrupt last line "
