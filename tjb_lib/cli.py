@@ -1,4 +1,4 @@
-"""Command line: ``python -m tjb_lib build | judge | reproduce | bench``."""
+"""Command line: ``python -m tjb_lib build | judge | check | plan | reproduce | bench``."""
 from __future__ import annotations
 
 import argparse
@@ -33,6 +33,9 @@ def _judge(args: argparse.Namespace) -> int:
     from tjb_lib.store import SecretLeakError, StoreError
 
     try:
+        if args.budget is not None:
+            from tjb_lib.judges.budget import set_budget
+            set_budget(args.budget)  # the judge's calls read it when the judge is built
         plan(args.split, args.protocol, args.limit)  # check names before loading a judge
         judge = comparisons.resolve_judge(args.judge, base_url=args.base_url, model=args.model,
                                           rationales=args.rationales)
@@ -54,8 +57,33 @@ def _error(message: str, code: int) -> int:
     return code
 
 
+def _check(args: argparse.Namespace) -> int:
+    from tjb_lib.judges.base import FatalJudgeError
+    from tjb_lib.judges.check import check_cli
+
+    try:
+        return check_cli(args)
+    except FatalJudgeError as e:
+        return _error(str(e), 1)
+    except ValueError as e:  # an unknown judge name
+        return _error(str(e), 2)
+
+
+def _plan(args: argparse.Namespace) -> int:
+    from tjb_lib.estimate import plan_cli
+
+    try:
+        return plan_cli(args)
+    except ValueError as e:
+        return _error(str(e), 2)
+
+
 def _reproduce(args: argparse.Namespace) -> int:
     from tjb_lib.reproduce import reproduce
+
+    if args.budget is not None:
+        from tjb_lib.judges.budget import set_budget
+        set_budget(args.budget, shared=True)  # one budget across the notebooks' kernels
 
     return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
                      scale=args.scale, outputs_dir=args.outputs_dir)
@@ -65,6 +93,17 @@ def _bench(args: argparse.Namespace) -> int:
     from tjb_lib.bench import run_benchmarks
 
     return run_benchmarks(only=args.only)
+
+
+def _usd(text: str) -> float:
+    """A budget in dollars: a finite number, zero or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value >= 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a number of US dollars, got {text!r}")
+    return value
 
 
 def parser() -> argparse.ArgumentParser:
@@ -97,7 +136,25 @@ def parser() -> argparse.ArgumentParser:
                         "rationale keyword audit) instead of scoring label probabilities")
     j.add_argument("--replay-only", action="store_true",
                    help="answer only from stored calls; fail naming the first missing comparison")
+    j.add_argument("--budget", type=_usd, default=None, metavar="USD",
+                   help="stop cleanly before the call that could take this run's spend past USD "
+                        "(list price; stored calls cost nothing)")
     j.set_defaults(func=_judge)
+
+    c = sub.add_parser("check", help="one tiny real call: what the endpoint returns, and the "
+                       "price per 1,000 comparisons of each protocol")
+    c.add_argument("--judge", required=True, help="judge name from tjb_lib.judges.catalog")
+    c.add_argument("--base-url", default=None, help="another endpoint for the judge")
+    c.add_argument("--model", default=None, help="model id at --base-url")
+    c.add_argument("--pairs", type=int, default=20,
+                   help="pairs of moderate_hotpotqa the price estimate counts (default 20)")
+    c.set_defaults(func=_check)
+
+    pl = sub.add_parser("plan", help="calls, tokens and dollars per paper float and in total, "
+                        "before anything is sent")
+    pl.add_argument("--judge", required=True, help="judge name from tjb_lib.judges.catalog")
+    pl.add_argument("--scale", default="paper", choices=("default", "paper"))
+    pl.set_defaults(func=_plan)
 
     r = sub.add_parser("reproduce", help="run every notebook in order with papermill")
     r.add_argument("--only", default=None, help="run just the notebooks whose name contains this")
@@ -109,6 +166,9 @@ def parser() -> argparse.ArgumentParser:
                    help="default: the documented sample; paper: every pair")
     r.add_argument("--outputs-dir", default=None,
                    help="write tables, figures and executed notebooks here instead of outputs/")
+    r.add_argument("--budget", type=_usd, default=None, metavar="USD",
+                   help="stop cleanly before the judge call that could take the spend of all "
+                        "notebooks past USD (list price)")
     r.set_defaults(func=_reproduce)
 
     be = sub.add_parser("bench", help="run the benchmarks in bench/")

@@ -166,3 +166,18 @@ def response_cost(model: str, response: Response, batch: bool = False) -> float:
 
 _SHARED: dict[tuple[float, str | None], Budget] = {}
 _SHARED_LOCK = threading.Lock()
+
+
+def set_budget(limit_usd: float, shared: bool = False) -> None:
+    """Give this process (and the notebook kernels it starts) a budget; ``shared`` adds a fresh
+    ledger file so that every process counts against the same limit."""
+    Budget(limit_usd)  # a bad value is refused here, before anything runs
+    os.environ[BUDGET_ENV] = repr(float(limit_usd))
+    if shared:
+        import tempfile
+
+        fd, path = tempfile.mkstemp(prefix="tjb-budget-", suffix=".ledger")
+        os.close(fd)
+        os.environ[LEDGER_ENV] = path
+    else:
+        os.environ.pop(LEDGER_ENV, None)

@@ -1,0 +1,162 @@
+"""``--budget USD``: a run stops cleanly before the call that could take its spend past the limit;
+what was judged stays stored, and a rerun with a larger budget goes on from there."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tjb_lib.estimate import count_request
+from tjb_lib.judges.batch import collect, submit_batch, wait
+from tjb_lib.judges.budget import (BUDGET_ENV, LEDGER_ENV, Budget, BudgetExceeded, _cost,
+                                   response_cost, set_budget, worst_case_tokens)
+from tjb_lib.judges.catalog import get_judge
+from tjb_lib.judges.retry import RetryPolicy
+from tjb_lib.pairs import load_split
+from tjb_lib.protocols import Spec, build_request, expand
+from tjb_lib.protocols.requests import stage1_request
+from tjb_lib.records import Request, Response
+from tjb_lib.runner import run
+
+from fault_server import FAKE_KEY, FaultServer  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+SPLIT = "moderate_hotpotqa"
+
+
+@pytest.fixture
+def gpt(fault_server, monkeypatch):
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", FAKE_KEY)
+    return lambda budget: get_judge("gpt-5.5", base_url=fault_server.openai_url, budget=budget,
+                                    retry=RetryPolicy(max_attempts=1, sleep=lambda s: None))
+
+
+def test_a_reservation_is_never_below_the_tokens_a_real_tokenizer_counts():
+    for split in ("moderate_hotpotqa", "moderate_finqa", "ranking_hotpotqa", "conflict"):
+        for pair in load_split(split)[:5]:
+            for spec in expand("L4", split) + [Spec("trace_v2")]:
+                request = (stage1_request(pair, "cited_first", spec) if spec.protocol ==
+                           "trace_v2" else build_request(pair, "plain_first", spec))
+                n_in, n_out = worst_case_tokens(request)
+                assert n_in >= count_request(request) and n_out == request.max_tokens
+
+
+def test_a_run_stops_before_the_call_that_could_pass_the_budget_and_goes_on_later(
+        fault_server, gpt, tmp_path):
+    request = build_request(load_split(SPLIT)[0], "cited_first", Spec("ladder", "L0"))
+    worst = _cost("gpt-5.5", *worst_case_tokens(request), batch=False)
+    budget = Budget(1.5 * worst)  # a reply costs far less than the most it could
+    with pytest.raises(BudgetExceeded, match=r"budget: the next call to gpt-5.5 could cost"):
+        run(SPLIT, "L0", gpt(budget), limit=5, concurrency=1, out_dir=tmp_path, progress=False)
+    made = fault_server.count("/v1/chat/completions")
+    assert 1 <= made < 10 and budget.spent() <= budget.limit_usd
+    store = (tmp_path / "gpt-5.5" / "calls.jsonl").read_text().splitlines()
+    assert len(store) == made and all('"status": "ok"' in line for line in store)
+    df = run(SPLIT, "L0", gpt(Budget(1.0)), limit=5, concurrency=1, out_dir=tmp_path,
+             progress=False)
+    assert len(df) == 10 and set(df["decision"]) <= {"cited", "plain", "tie"}
+    assert fault_server.count("/v1/chat/completions") == 10  # nothing asked twice
+
+
+def test_spend_is_what_the_replies_cost_not_the_reservations(fault_server, gpt):
+    budget = Budget(1.0)
+    judge = gpt(budget)
+    request = build_request(load_split(SPLIT)[0], "cited_first", Spec("ladder", "L0"))
+    response = judge.complete(request)
+    assert response_cost("gpt-5.5", response) > 0
+    assert budget.spent() == pytest.approx(response_cost("gpt-5.5", response))
+    assert budget.spent() < _cost("gpt-5.5", *worst_case_tokens(request), batch=False)
+
+
+def test_processes_that_share_a_ledger_share_the_budget(tmp_path):
+    ledger = tmp_path / "spend.ledger"
+    first, second = Budget(0.05, ledger), Budget(0.05, ledger)  # as two notebook kernels
+    request = Request(messages=(("user", "x" * 2000),), template="t", template_version="1",
+                      max_tokens=100)
+    with first.hold("gpt-5.5", request) as settle:
+        settle(Response(status="ok", text="{}", input_tokens=700, output_tokens=50))
+    assert second.spent() == pytest.approx(first.spent()) == pytest.approx(
+        _cost("gpt-5.5", 700, 50, batch=False))
+    big = Request(messages=(("user", "y" * 40_000),), template="t", template_version="1",
+                  max_tokens=1000)
+    with pytest.raises(BudgetExceeded, match="past the budget of \\$0.05"):
+        with second.hold("gpt-5.5", big):
+            pass
+
+
+def test_the_command_line_budget_reaches_the_judge_and_a_bad_value_is_refused(monkeypatch,
+                                                                             tmp_path):
+    monkeypatch.delenv(LEDGER_ENV, raising=False)
+    set_budget(2.5)
+    assert os.environ[BUDGET_ENV] == "2.5" and LEDGER_ENV not in os.environ
+    assert Budget.from_env().limit_usd == 2.5
+    set_budget(1.25, shared=True)
+    assert Path(os.environ[LEDGER_ENV]).exists()
+    assert Budget.from_env().ledger == Path(os.environ[LEDGER_ENV])
+    with pytest.raises(ValueError, match="non-negative"):
+        set_budget(-1)
+    monkeypatch.delenv(BUDGET_ENV)
+    monkeypatch.delenv(LEDGER_ENV)
+    assert Budget.from_env() is None
+
+
+def test_judge_command_with_a_tiny_budget_stops_before_any_call_with_one_line(tmp_path):
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "data").symlink_to(REPO / "data")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    with FaultServer() as server:
+        done = subprocess.run(
+            [sys.executable, "-m", "tjb_lib", "judge", "--split", SPLIT, "--protocol", "L0",
+             "--judge", "gpt-5.5", "--base-url", server.openai_url, "--limit", "2",
+             "--budget", "0.0001"], capture_output=True, text=True, timeout=300,
+            env={**env, "PYTHONPATH": str(REPO), "TJB_ROOT": str(root),
+                 "OPENAI_COMPATIBLE_API_KEY": FAKE_KEY})
+        assert server.count("/v1/chat/completions") == 0
+    assert done.returncode == 1
+    errors = [x for x in done.stderr.splitlines() if x.startswith("error")]
+    assert len(errors) == 1 and "budget" in errors[0] and "$0.00" in errors[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_a_batch_is_charged_its_worst_case_first_and_settled_when_collected(fault_server, gpt):
+    pairs = load_split(SPLIT)[:3]
+    requests = [build_request(p, "cited_first", Spec("ladder", "L1")) for p in pairs]
+    with pytest.raises(BudgetExceeded, match="a batch of requests"):
+        submit_batch(gpt(Budget(0.0001)), requests)
+    assert fault_server.count() == 0  # nothing uploaded
+    budget = Budget(1.0)
+    judge = gpt(budget)
+    batch_id = submit_batch(judge, requests)
+    charged = budget.spent()
+    wait(judge, batch_id, interval_s=1, sleep=lambda s: None)
+    results = collect(judge, batch_id)
+    actual = sum(response_cost("gpt-5.5", r, batch=True) for r in results.values())
+    assert 0 < actual < charged and budget.spent() == pytest.approx(actual)
+
+
+@pytest.mark.slow
+def test_reproduce_with_a_budget_stops_in_the_first_notebook_that_would_pass_it(tmp_path):
+    root = tmp_path / "root"
+    root.mkdir()
+    for name in ("data", "notebooks"):
+        (root / name).symlink_to(REPO / name)
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    with FaultServer() as server:
+        done = subprocess.run(
+            [sys.executable, "-m", "tjb_lib", "reproduce", "--only", "04_resolution_loss",
+             "--judge", "gpt-5.5", "--budget", "0.001", "--outputs-dir", str(tmp_path / "out")],
+            capture_output=True, text=True, timeout=600,
+            env={**env, "PYTHONPATH": str(REPO), "TJB_ROOT": str(root),
+                 "TJB_BASE_URL_GPT_5_5": server.openai_url,
+                 "OPENAI_COMPATIBLE_API_KEY": FAKE_KEY})
+        made = server.count("/v1/chat/completions")
+    assert done.returncode == 1
+    assert "04_resolution_loss.py failed in cell" in done.stderr
+    assert "BudgetExceeded: budget:" in done.stderr and "$0.00" in done.stderr
+    calls = list((root / "outputs" / "raw_outputs").rglob("calls.jsonl"))
+    stored = sum(len(p.read_text().splitlines()) for p in calls)
+    assert stored == made  # every call made was stored, none beyond the budget

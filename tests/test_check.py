@@ -1,0 +1,63 @@
+"""``python -m tjb_lib check``: one tiny real call against the contract emulator, reported."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tjb_lib.judges.catalog import JUDGES, get_judge
+from tjb_lib.judges.check import probe, probe_request
+
+from fault_server import FAKE_KEY, SNAPSHOT_SUFFIX, FaultServer  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _check(server: FaultServer, name: str) -> subprocess.CompletedProcess:
+    url = server.anthropic_url if JUDGES[name].backend == "anthropic" else server.openai_url
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    return subprocess.run([sys.executable, "-m", "tjb_lib", "check", "--judge", name,
+                           "--base-url", url, "--pairs", "2"], capture_output=True, text=True,
+                          timeout=300, env={**env, "PYTHONPATH": str(REPO),
+                                            "OPENAI_COMPATIBLE_API_KEY": FAKE_KEY})
+
+
+def test_the_probe_is_a_real_protocol_request_and_reports_what_came_back(fault_server,
+                                                                         monkeypatch):
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", FAKE_KEY)
+    request = probe_request()
+    assert request.template == "ladder_L0_p0" and "JSON" in request.messages[-1][1]
+    found = probe(get_judge("gpt-5.5", base_url=fault_server.openai_url))
+    assert found["status"] == "ok" and found["json_verdict"] and found["label"] in ("A", "B", "Tie")
+    assert found["model_returned"] == "gpt-5.5" + SNAPSHOT_SUFFIX
+    assert found["label_probs"] and found["reasoning_tokens"] == 0
+    assert fault_server.count("/v1/chat/completions") == 1
+
+
+@pytest.mark.parametrize("name", ["gpt-5.5", "claude-sonnet-4-6", "deepseek-v4-flash"])
+def test_check_command_reports_the_endpoint_and_the_price_per_1000_comparisons(name):
+    with FaultServer() as server:
+        done = _check(server, name)
+        assert server.violations == []
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert f"endpoint answered as '{JUDGES[name].model}{SNAPSHOT_SUFFIX}'" in out
+    assert "JSON verdict: yes" in out
+    if name == "claude-sonnet-4-6":
+        assert "label probabilities: not asked" in out
+    else:
+        assert "P(" in out
+    assert "estimated dollars per 1,000 ordered comparisons" in out
+    assert "trace_v2" in out and "usd_per_1000_list" in out
+
+
+def test_check_of_a_model_the_endpoint_lacks_is_one_error_line():
+    with FaultServer() as server:
+        server.missing_models.add("gpt-5.5")
+        done = _check(server, "gpt-5.5")
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith("error: ") and "HTTP 404" in done.stderr

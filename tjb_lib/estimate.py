@@ -1,0 +1,219 @@
+"""What judging will cost before anything is sent: calls, input and output tokens and dollars per
+ordered comparison, per run, per paper float and in total (``python -m tjb_lib plan``).
+
+Input tokens are counted on the real requests the protocols build for the real pairs, with the
+embedded judge's tokenizer (SmolLM2's 49k-token BPE) standing in for each provider's own, plus a
+few tokens of chat framing per message; expect the providers' counts to differ by some percent.
+Output tokens cannot be counted before the calls, so they are stated assumptions: a verdict is
+the paper's ``{"winner": ..., "reason": ...}`` with a one-sentence reason (``VERDICT_REPLY``); a
+TRACE stage-1 reply restates both candidates' content as records (their tokens, citation display
+stripped, plus the field names), and stage 2 reads those records.
+
+Dollars are at list price (``tjb_lib/prices.csv``), with the provider's batch discount where it
+has a batch API, and with prompt caching where the shared instruction prefix of a template
+(system prompt and instructions, up to the first placeholder) is long enough for the provider to
+cache it: then every call but the first of each template reads it at the cached rate.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
+
+import pandas as pd
+
+from tjb_lib.cost import Rates, rates
+from tjb_lib.protocols.specs import LEVELS, Spec, expand
+from tjb_lib.records import Pair, Request
+
+FRAMING_TOKENS_PER_MESSAGE = 4  # role markers and separators of a chat request
+VERDICT_REPLY = json.dumps({"winner": "Tie", "reason": (
+    "Both candidates give the same final answer with the same supporting facts, so neither "
+    "is better on task quality.")})
+RECORD_FIELDS_TOKENS = 60  # a stage-1 reply's field names and JSON punctuation, both records
+
+
+@lru_cache(maxsize=1)
+def _tokenizer():
+    from tokenizers import Tokenizer
+
+    from tjb_lib.judges.smollm2 import ensure_checkpoint
+
+    folder, _ = ensure_checkpoint()
+    return Tokenizer.from_file(str(folder / "tokenizer.json"))
+
+
+def count_text(text: str) -> int:
+    return len(_tokenizer().encode(text, add_special_tokens=False).ids)
+
+
+def count_request(request: Request) -> int:
+    return sum(count_text(content) + FRAMING_TOKENS_PER_MESSAGE for _, content in request.messages)
+
+
+@lru_cache(maxsize=None)
+def prefix_tokens(template: str) -> int:
+    """Tokens of a template's shared prefix: its system prompt and instructions."""
+    from tjb_lib.protocols.templates import instruction_prefix, load_template
+
+    prefix = instruction_prefix(template)
+    if prefix is None:
+        return 0
+    system = load_template(template).system
+    return count_text(system) + count_text(prefix) + FRAMING_TOKENS_PER_MESSAGE
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of an ordered comparison, as estimated."""
+
+    template: str
+    input_tokens: int
+    output_tokens: int
+
+
+def comparison_calls(pair: Pair, order: str, spec: Spec) -> list[Call]:
+    """The calls one ordered comparison makes, with their estimated tokens."""
+    from tjb_lib.pairs.strip import strip_artifacts
+    from tjb_lib.protocols.requests import (build_request, shown_texts, stage1_request,
+                                            stage2_request)
+
+    verdict_out = count_text(VERDICT_REPLY)
+    if spec.single_call:
+        request = build_request(pair, order, spec)
+        return [Call(request.template, count_request(request), verdict_out)]
+    first = stage1_request(pair, order, spec)
+    if spec.protocol == "trace_v1":  # final answers and a support flag only
+        records_out = RECORD_FIELDS_TOKENS // 2 + 2 * 12
+    else:  # both candidates' task content, restated
+        records_out = RECORD_FIELDS_TOKENS + sum(count_text(strip_artifacts(t))
+                                                 for t in shown_texts(pair, order))
+    second = stage2_request(pair, {"A": {}, "B": {}})
+    return [Call(first.template, count_request(first), records_out),
+            Call(second.template, count_request(second) + records_out, verdict_out)]
+
+
+@lru_cache(maxsize=None)
+def run_calls(split: str, protocol: str, limit: int | None = None) -> tuple[tuple[Call, ...], int]:
+    """(every call, the number of ordered comparisons) of one run: a split under a CLI protocol
+    name, both orders of every pair."""
+    from tjb_lib.pairs import load_split
+    from tjb_lib.protocols import ordered_comparisons
+
+    pairs = load_split(split)
+    comparisons = ordered_comparisons(pairs[:limit] if limit is not None else pairs,
+                                      expand(protocol, split))
+    calls = tuple(call for pair, order, spec in comparisons
+                  for call in comparison_calls(pair, order, spec))
+    return calls, len(comparisons)
+
+
+def judge_rates(model: str, name: str) -> Rates | None:
+    """A judge's prices: by its model id, else by its catalog name."""
+    return rates(model) or rates(name)
+
+
+def cached_tokens(template: str, r: Rates) -> int:
+    """Input tokens of one call to ``template`` that the provider's cache serves, once warm."""
+    n = prefix_tokens(template)
+    if r.cache_min_tokens is None or n < max(r.cache_min_tokens, 1):
+        return 0
+    if r.provider == "openai":  # cached in 128-token steps
+        return n // 128 * 128
+    return n
+
+
+def dollars(calls: Iterable[Call], r: Rates | None) -> dict[str, float | None]:
+    """List price, with the batch discount, and with prompt caching, of these calls."""
+    calls = list(calls)
+    if r is None:
+        return {"usd_list": None, "usd_batch": None, "usd_cached": None}
+    listed = sum(r.usd(c.input_tokens, c.output_tokens) for c in calls)
+    seen: set[str] = set()
+    cached = 0.0
+    for c in calls:
+        shared = cached_tokens(c.template, r)
+        first = c.template not in seen  # the first call writes the prefix, the others read it
+        seen.add(c.template)
+        cached += r.usd(c.input_tokens, c.output_tokens, 0 if first else shared,
+                        shared if first else 0)
+    batch = listed * (1 - r.batch_discount) if r.batch_discount is not None else None
+    return {"usd_list": listed, "usd_batch": batch, "usd_cached": cached}
+
+
+def summarize(name: str, calls: list[Call], r: Rates | None, comparisons: int) -> dict:
+    return {"float": name, "comparisons": comparisons, "calls": len(calls),
+            "input_tokens": sum(c.input_tokens for c in calls),
+            "output_tokens": sum(c.output_tokens for c in calls), **dollars(calls, r)}
+
+
+def plan_cost(judge: str, scale: str = "paper", floats: Iterable[str] | None = None
+              ) -> pd.DataFrame:
+    """Calls, tokens and dollars per paper float and in total (the de-duplicated runs, which is
+    what ``reproduce`` would call) for ``judge`` (a catalog name) at ``scale``."""
+    from tjb_lib import plan
+    from tjb_lib.judges.catalog import resolve
+
+    spec = resolve(judge)
+    r = judge_rates(spec.model, spec.name)
+    names = list(floats) if floats is not None else list(plan.TABLE_RUNS)
+    rows = []
+    for name in names:
+        parts = [run_calls(j.split, j.protocol, j.limit) for j in plan.jobs([name], scale)]
+        rows.append(summarize(name, [c for calls, _ in parts for c in calls], r,
+                              sum(n for _, n in parts)))
+    everything = [run_calls(j.split, j.protocol, j.limit) for j in plan.jobs(names, scale)]
+    rows.append(summarize("total (each run once)", [c for calls, _ in everything for c in calls],
+                          r, sum(n for _, n in everything)))
+    out = pd.DataFrame(rows)
+    templates = {c.template for calls, _ in everything for c in calls}
+    out.attrs.update(judge=spec.name, model=spec.model, scale=scale,
+                     price_date=r.price_date if r else None,
+                     longest_prefix=max((prefix_tokens(t) for t in templates), default=0),
+                     cache_min_tokens=r.cache_min_tokens if r else None)
+    return out
+
+
+def per_1000(r: Rates | None, split: str = "moderate_hotpotqa", limit: int | None = None
+             ) -> pd.DataFrame:
+    """Calls, tokens and dollars (at the rates ``r``) per 1,000 ordered comparisons for each
+    protocol setting on ``split``."""
+    rows = []
+    for protocol in (*LEVELS, "trace_v1", "trace_v2", "trace_lite"):
+        calls, n = run_calls(split, protocol, limit)
+        usd = dollars(calls, r)
+        rows.append({"setting": protocol,
+                     "calls_per_comparison": len(calls) / n,
+                     "input_tokens_per_comparison": sum(c.input_tokens for c in calls) / n,
+                     "output_tokens_per_comparison": sum(c.output_tokens for c in calls) / n,
+                     **{k.replace("usd_", "usd_per_1000_"): (None if v is None else 1000 * v / n)
+                        for k, v in usd.items()}})
+    return pd.DataFrame(rows)
+
+
+def report(table: pd.DataFrame) -> str:
+    """The plan as a table a person reads before spending, with what the numbers rest on."""
+    a = table.attrs
+    shown = table.copy()
+    for col in ("usd_list", "usd_batch", "usd_cached"):
+        shown[col] = shown[col].map(lambda v: "n/a" if v is None or pd.isna(v) else f"{v:,.2f}")
+    for col in ("comparisons", "calls", "input_tokens", "output_tokens"):
+        shown[col] = shown[col].map(lambda v: f"{v:,}")
+    head = (f"{a['judge']} ({a['model']}), scale {a['scale']}: calls, tokens and US dollars before "
+            f"anything is sent (prices of {a['price_date']} from tjb_lib/prices.csv)")
+    notes = ("usd_list: list price; usd_batch: with the provider's batch discount (n/a: no batch "
+             "API); usd_cached: with prompt caching of each template's shared instructions where "
+             "the provider caches a prefix that short. Input tokens are counted with the embedded "
+             "judge's tokenizer; output tokens are estimates (tjb_lib/estimate.py). Calls already "
+             "in the response store are not subtracted.")
+    caching = (f"The longest shared instruction prefix is {a['longest_prefix']} tokens; "
+               + ("this provider caches none." if a["cache_min_tokens"] is None else
+                  f"this provider caches prefixes from {a['cache_min_tokens']:,} tokens."))
+    return "\n".join([head, shown.to_string(index=False), notes, caching])
+
+
+def plan_cli(args) -> int:
+    """``python -m tjb_lib plan --judge <name> --scale paper``."""
+    print(report(plan_cost(args.judge, args.scale)))
+    return 0
