@@ -89,6 +89,7 @@ def test_processes_that_share_a_ledger_share_the_budget(tmp_path):
 
 def test_the_command_line_budget_reaches_the_judge_and_a_bad_value_is_refused(monkeypatch,
                                                                              tmp_path):
+    monkeypatch.delenv(BUDGET_ENV, raising=False)  # restored as unset after the test
     monkeypatch.delenv(LEDGER_ENV, raising=False)
     set_budget(2.5)
     assert os.environ[BUDGET_ENV] == "2.5" and LEDGER_ENV not in os.environ
@@ -98,8 +99,7 @@ def test_the_command_line_budget_reaches_the_judge_and_a_bad_value_is_refused(mo
     assert Budget.from_env().ledger == Path(os.environ[LEDGER_ENV])
     with pytest.raises(ValueError, match="non-negative"):
         set_budget(-1)
-    monkeypatch.delenv(BUDGET_ENV)
-    monkeypatch.delenv(LEDGER_ENV)
+    del os.environ[BUDGET_ENV], os.environ[LEDGER_ENV]
     assert Budget.from_env() is None
 
 
