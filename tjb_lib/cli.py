@@ -1,4 +1,4 @@
-"""Command line: ``python -m tjb_lib build | judge | check | plan | reproduce | bench``."""
+"""Command line: ``python -m tjb_lib build | audit | judge | check | plan | reproduce | bench``."""
 from __future__ import annotations
 
 import argparse
@@ -20,6 +20,12 @@ def _build(args: argparse.Namespace) -> int:
         print("the shipped splits differ from this build" if problems
               else "the shipped splits are this build, byte for byte")
     return 1 if problems else 0
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from tjb_lib.audit import main as audit_main
+
+    return audit_main(args.splits, write_datasheet=args.write_datasheet)
 
 
 def _judge(args: argparse.Namespace) -> int:
@@ -116,6 +122,12 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--check", action="store_true",
                    help="build in memory and compare with the folder's manifest; write nothing")
     b.set_defaults(func=_build)
+
+    a = sub.add_parser("audit", help="artifact audit of the built splits (budgets, classifier)")
+    a.add_argument("--splits", default=None, help="split folder (default data/splits)")
+    a.add_argument("--write-datasheet", action="store_true",
+                   help="also rewrite the audit figures block of data/DATASHEET.md")
+    a.set_defaults(func=_audit)
 
     j = sub.add_parser("judge", help="judge one split under one protocol with one judge")
     j.add_argument("--split", required=True)

@@ -1,56 +1,139 @@
-"""The six citation ablations of the HotpotQA mechanical pairs.
+"""The six citation ablations of the HotpotQA mechanical pairs (Table A2).
 
-Each variant's cited side is the mechanical plain text plus exactly one artifact family, so any
-preference isolates that artifact: the full bundle, source labels only, an empty citation shell,
-evidence text only, sentence ids only, or length-matched filler with no citation cue at all.
+Each variant's plain side is the mechanical plain text and its cited side adds one artifact
+family, so a preference isolates that family. Full citation is Table A2's bundle: source labels,
+the evidence display and citation formatting ([n] markers and a sources list). The mechanical
+split's display is that bundle plus sentence identifiers and a verification line (App. A.1 lists
+both), so the two splits differ on every pair by exactly those two cues. Source-only: source
+labels; empty shell: markers and a sources list with no titles; evidence-only: the evidence
+repeated without framing; sentence-id-only: sentence identifiers; length-control: on-topic,
+non-repeating text with no citation structure and no quality signal (the question's entities
+restated, neutral sentences from the supporting paragraphs that do not bear on the answer),
+length-matched to the full-citation side.
 """
 from __future__ import annotations
 
+import random
+import re
+
 from tjb_lib.data import HotpotItem
-from tjb_lib.pairs.candidates import hotpot_candidate
+from tjb_lib.pairs.candidates import hops, hotpot_candidate, mentions, short_name
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
-from tjb_lib.pairs.render import MECHANICAL_CUES, render
+from tjb_lib.pairs.render import render
+from tjb_lib.pairs.strip import detect_artifacts
 from tjb_lib.records import Pair
 
+FULL_CITATION_CUES = frozenset({"markers", "source_labels", "evidence_block", "sources_footer"})
 # variant -> cues the cited side carries (None: length control)
 ABLATION_CUES: dict[str, frozenset[str] | None] = {
-    "ablation_full_citation": MECHANICAL_CUES,
+    "ablation_full_citation": FULL_CITATION_CUES,
     "ablation_source_only": frozenset({"source_labels"}),
     "ablation_empty_shell": frozenset({"empty_footer"}),
     "ablation_evidence_only": frozenset({"bare_block"}),
     "ablation_sentence_id_only": frozenset({"sentence_ids"}),
     "ablation_length_control": None,
 }
-# Neutral sentences: no source, citation, evidence or verification vocabulary.
-FILLER = (
-    "This response is kept short and direct.",
-    "The points above are listed in the order they are used.",
-    "The same idea could be phrased in other ways.",
-    "Nothing more needs to be added to it.",
-    "Each line is written to be easy to read.",
-    "The wording is plain on purpose.",
-    "The answer is stated once, at the top.",
-    "No part of it is meant to be decorative.",
-    "A reader can follow it from top to bottom.",
-    "It avoids long sentences where short ones will do.",
+# Words the length-control text never uses: citation, sourcing or verification vocabulary.
+CITATION_WORDS = re.compile(r"cite|citation|source|reference|evidence|verif|according|passage"
+                            r"|\[\d|retriev|quot", re.I)
+# Sentences that restate what the question is about; each uses words the others do not.
+FRAMINGS = (
+    "The question reads: {q}",
+    "It concerns {e1} and {e2}.",
+    "Two names come up here: {e1} and {e2}.",
+    "{e1} is one subject of this query.",
+    "{e2} is another topic involved.",
+    "This item belongs to the {kind} kind.",
+    "What is sought is a {sought}.",
+    "The task asks about {e1}.",
+    "Among the subjects is {e2}.",
+    "Its theme touches on {e1}.",
+    "Some people will recognise {e2}.",
+    "Here {e1} and {e2} are the points of interest.",
+    "{e1} and {e2} feature in the prompt.",
+    "Both {e1} and {e2} have Wikipedia articles.",
+    "Attention goes first to {e1}.",
+    "Next in line comes {e2}.",
+    "Anyone curious can look up {e1} too.",
+    "Much has been written about {e2}.",
+    "{e1} matters for this problem.",
+    "A related name is {e2}.",
+    "There is a link between {e1} and {e2}.",
+    "Readers meet {e1} early on.",
 )
+MAX_FRAMINGS = 3
+LENGTH_TOLERANCE = 40
+ORDERINGS = 40
 
 
-def length_filler(plain: str, target_len: int, r) -> str:
-    """Plain text plus a paragraph of neutral sentences bringing its length closest to target."""
-    order = list(FILLER)
-    r.shuffle(order)
-    sentences: list[str] = []
-    text = plain
-    i = 0
-    while True:
-        nxt = " ".join(sentences + [order[i % len(order)]])
-        cand = f"{plain}\n\n{nxt}"
-        if abs(len(cand) - target_len) >= abs(len(text) - target_len) and sentences:
-            return text
-        sentences.append(order[i % len(order)])
-        text = cand
-        i += 1
+def _sought(answer: str) -> str:
+    if answer.lower() in ("yes", "no"):
+        return "yes-or-no reply"
+    if re.fullmatch(r"\d{4}", answer):
+        return "year"
+    if re.match(r"\d", answer):
+        return "number"
+    return "name or phrase"
+
+
+def states(text: str, answer: str) -> bool:
+    """Does ``text`` name the answer (articles aside, case and punctuation ignored)?"""
+    tokens = lambda t: [w for w in re.findall(r"[a-z0-9]+", t.lower())  # noqa: E731
+                        if w not in ("a", "an", "the")]
+    want, have = tokens(answer), tokens(text)
+    return bool(want) and any(have[i:i + len(want)] == want for i in range(len(have)))
+
+
+def neutral_sentences(item: HotpotItem, supporting: bool = True) -> list[str]:
+    """Sentences of the supporting paragraphs (else of the other retrieved paragraphs) that
+    are not supporting facts, do not state the answer and use no citation vocabulary: context
+    that does not bear on the answer."""
+    gold = {item.sentence(t, s) for t, s in item.supporting_facts}
+    titles = [t for t, _ in item.context if (t in hops(item)) == supporting]
+    out = []
+    for title in titles:
+        for sent in dict(item.context)[title]:
+            sent = sent.strip()
+            if (sent and sent not in gold and sent not in out and len(sent.split()) >= 5
+                    and sent[-1] in ".!?" and not states(sent, item.answer)
+                    and not mentions(sent, item.answer)
+                    and not CITATION_WORDS.search(sent) and not detect_artifacts(sent)):
+                out.append(sent)
+    return out
+
+
+def length_text(item: HotpotItem, plain: str, target_len: int, r: random.Random) -> str:
+    """Plain text plus a paragraph of non-repeating, on-topic, non-citation sentences whose
+    length brings the whole closest to ``target_len``."""
+    names = [short_name(h) for h in hops(item)] + [short_name(hops(item)[0])]
+    fill = dict(q=item.question.strip(), e1=names[0], e2=names[1], sought=_sought(item.answer),
+                kind="comparison" if item.type == "comparison" else "two-step")
+    framings = [re.sub(r"([.!?])\.$", r"\1", f.format(**fill))
+                for f in r.sample(FRAMINGS, len(FRAMINGS))]
+    framings = [f for f in framings                  # restating the answer would be a signal
+                if not mentions(f.replace(item.question, ""), item.answer)
+                and not states(f.replace(item.question, ""), item.answer)]
+    # Context from the supporting paragraphs first and up to MAX_FRAMINGS restatements; then,
+    # only while still short, context from the item's other retrieved paragraphs, and last more
+    # restatements.
+    tiers = [neutral_sentences(item), framings[:MAX_FRAMINGS]]
+    need = target_len - len(plain) - 2
+    for more in (neutral_sentences(item, supporting=False), framings[MAX_FRAMINGS:]):
+        if sum(len(x) + 1 for tier in tiers for x in tier) < need:
+            tiers.append(more)
+    best: list[str] = []
+    for _ in range(ORDERINGS):             # greedy over seeded orders: keep the closest fit
+        chosen, size = [], -1
+        for sent in (s for tier in tiers for s in r.sample(tier, len(tier))):
+            grown = size + 1 + len(sent)
+            if abs(need - grown) < abs(need - size):   # take it while it gets closer
+                chosen.append(sent)
+                size = grown
+        if not best or abs(need - size) < abs(need - len(" ".join(best))):
+            best = chosen
+    if not best:
+        raise ValueError(f"{item.id}: no length-control text fits")
+    return f"{plain}\n\n{' '.join(best)}"
 
 
 def ablation(name: str, items: list[HotpotItem], seed: int) -> list[Pair]:
@@ -59,13 +142,13 @@ def ablation(name: str, items: list[HotpotItem], seed: int) -> list[Pair]:
     variant = name[len("ablation_"):]
     out = []
     for item in items:
-        c = hotpot_candidate(item)
+        c = hotpot_candidate(item, rng(seed, "voice", item.id))
         plain = render(c)
         meta = {**hotpot_meta(item), "style": "structured", "ablation_of": "mechanical_hotpotqa"}
         if cues is None:
-            full = render(c, MECHANICAL_CUES)
-            cited = length_filler(plain, len(full), rng(seed, name, item.id))
-            artifact = "length_filler"
+            full = render(c, FULL_CITATION_CUES)
+            cited = length_text(item, plain, len(full), rng(seed, name, item.id))
+            artifact = "length_text"
             meta.update(length_target=len(full), length_plain=len(plain),
                         length_cited=len(cited))
         else:

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from tjb_lib import paths
-from tjb_lib.pairs.pools import allocate
+from tjb_lib.pairs.pools import Pools, allocate
 from tjb_lib.pairs.registry import SPLITS
 from tjb_lib.records import Pair
 
@@ -26,7 +26,10 @@ MANIFEST = "manifest.json"
 
 def build_pairs(seed: int = DEFAULT_SEED) -> dict[str, list[Pair]]:
     """Every split's pairs, in memory, in registry order."""
-    pools = allocate(seed)
+    return _build(allocate(seed))
+
+
+def _build(pools: Pools) -> dict[str, list[Pair]]:
     splits = {}
     for name, info in SPLITS.items():
         pairs = info.build(pools)
@@ -48,9 +51,10 @@ def _jsonl(pairs: list[Pair]) -> bytes:
 
 def _blobs(seed: int) -> tuple[dict[str, bytes], dict]:
     """Every file a build writes (split files and the manifest), and the manifest."""
-    splits = build_pairs(seed)
+    pools = allocate(seed)
+    splits = _build(pools)
     blobs = {f"{name}.jsonl": _jsonl(pairs) for name, pairs in splits.items()}
-    manifest = {"seed": seed, "splits": {
+    manifest = {"seed": seed, "rejects": pools.rejects, "splits": {
         name: {"count": len(pairs), "sha256": hashlib.sha256(blobs[f"{name}.jsonl"]).hexdigest(),
                "target_relation": SPLITS[name].target_relation, "source": SPLITS[name].source}
         for name, pairs in splits.items()}}
@@ -93,6 +97,8 @@ def verify(seed: int = DEFAULT_SEED, splits_dir: Path | str | None = None) -> tu
     problems = []
     if shipped.get("seed") != seed:
         problems.append(f"{path}: built with seed {shipped.get('seed')}, not {seed}")
+    if shipped.get("rejects") != manifest["rejects"]:
+        problems.append(f"{path}: the reject counts differ from this build's")
     old = shipped.get("splits", {})
     for name in sorted(set(old) | set(manifest["splits"])):
         new_info, old_info = manifest["splits"].get(name), old.get(name)

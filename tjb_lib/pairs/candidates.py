@@ -9,13 +9,13 @@ plain side never carries an artifact.
 from __future__ import annotations
 
 import ast
+import random
 import re
 
 from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
+from tjb_lib.pairs import voice
 from tjb_lib.pairs.render import Candidate, Evidence
 from tjb_lib.pairs.strip import detect_artifacts
-
-GENERIC_REASONING = ("Together, these facts support the answer.",)
 
 
 def is_clean(c: Candidate) -> bool:
@@ -28,9 +28,29 @@ def is_clean(c: Candidate) -> bool:
 
 # ----------------------------------------------------------------------------- HotpotQA
 
+_STOP = frozenset("a an and the of in on at to for by with from as is was s".split())
+
+
 def short_name(title: str) -> str:
     """A Wikipedia title without its disambiguation: "Kiss and Tell (1945 film)" -> "Kiss and Tell"."""
     return re.sub(r"\s*\([^()]*\)$", "", title).strip() or title
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def mentions(text: str, name: str) -> bool:
+    """Does ``text`` name ``name``: the whole name, or every content word of a longer name?"""
+    words = _tokens(name)
+    if not words:
+        return False
+    have = _tokens(text)
+    joined = f" {' '.join(have)} "
+    if f" {' '.join(words)} " in joined:
+        return True
+    content = [w for w in words if w not in _STOP]
+    return len(content) >= 2 and set(content) <= set(have)
 
 
 def hops(item: HotpotItem) -> tuple[str, ...]:
@@ -38,11 +58,14 @@ def hops(item: HotpotItem) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for t, _ in item.supporting_facts))
 
 
+def hop_sentences(item: HotpotItem, title: str) -> list[str]:
+    return [item.sentence(t, s) for t, s in dict.fromkeys(item.supporting_facts) if t == title]
+
+
 def answer_hop(item: HotpotItem) -> str:
     """The hop whose supporting sentences contain the answer (else the last hop)."""
     found = [t for t in hops(item)
-             if any(item.answer.lower() in item.sentence(t, s).lower()
-                    for tt, s in item.supporting_facts if tt == t)]
+             if any(item.answer.lower() in s.lower() for s in hop_sentences(item, t))]
     return found[-1] if found else hops(item)[-1]
 
 
@@ -52,59 +75,100 @@ def bridge_hop(item: HotpotItem) -> str:
     hs = hops(item)
     if item.type == "comparison":
         return hs[0]
-    other = [h for h in hs if h != answer_hop(item)]
-    return other[0]
+    return [h for h in hs if h != answer_hop(item)][0]
 
 
-def hotpot_steps(item: HotpotItem) -> dict[str, str]:
-    """One specific reasoning step per hop (plus a closing step for comparisons, key "")."""
+def _is_answer(name: str, answer: str) -> bool:
+    strip = lambda t: t[1:] if t[:1] in (["the"], ["a"], ["an"]) else t  # noqa: E731
+    return strip(_tokens(name)) == strip(_tokens(answer))
+
+
+def hotpot_steps(item: HotpotItem, r: random.Random, ans: str) -> dict[str, str]:
+    """One specific reasoning step per hop, plus the comparison step (key "") for comparisons.
+
+    Every phrasing is drawn here, in a fixed order, whatever is later dropped, so the two
+    sides of a graded pair word their shared steps alike.
+    """
     hs = hops(item)
-    steps: dict[str, str] = {}
     if item.type == "comparison":
-        for h in hs:
-            steps[h] = f"The evidence on {short_name(h)} gives its side of the comparison."
-        steps[""] = "Comparing the two sides answers the question."
+        steps = {h: voice.pick(r, voice.COMPARED_STEPS, e=short_name(h)) for h in hs}
+        names = [short_name(h) for h in hs] + ["the other", "the other"]
+        steps[""] = voice.pick(r, voice.COMPARISON_STEPS, e1=names[0], e2=names[1], ans=ans)
         return steps
-    ans = answer_hop(item)
+    a = answer_hop(item)
+    steps = {}
     for h in hs:
-        if h == ans:
-            continue
-        text = " ".join(item.sentence(t, s) for t, s in item.supporting_facts if t == h)
-        if short_name(ans).lower() in text.lower():
-            steps[h] = (f"The question points to {short_name(h)}, and its evidence names "
-                        f"{short_name(ans)}.")
-        else:
-            steps[h] = f"The evidence on {short_name(h)} identifies the entity the question describes."
-    steps[ans] = f"The evidence on {short_name(ans)} then gives the requested detail."
+        if h != a:
+            steps[h] = voice.pick(r, voice.BRIDGE_STEPS, b=short_name(h), a=short_name(a))
+    steps[a] = (voice.pick(r, voice.ANSWER_IS_ENTITY_STEPS, ans=ans)
+                if _is_answer(short_name(a), item.answer)
+                else voice.pick(r, voice.ANSWER_STEPS, a=short_name(a), ans=ans))
     return steps
 
 
-def hotpot_candidate(item: HotpotItem, drop_hop: str | None = None,
-                     reasoning: str = "specific") -> Candidate:
-    """The full chain, or the chain without one hop (its sentences and its step)."""
+def _evidence(item: HotpotItem, title: str, sid: int) -> Evidence:
+    return Evidence(text=item.sentence(title, sid), source=title, locator=f"sentence {sid}",
+                    sid=f"doc{item.paragraph_index(title)}:s{sid}", hop=title)
+
+
+def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
+                     drop_hop: str | None = None, weak: tuple[str, int] | None = None,
+                     extra: tuple[str, int] | None = None, reasoning: str = "specific",
+                     reverse: bool = False, closing: float = 0.5,
+                     answer: str | None = None) -> Candidate:
+    """The full chain, or the chain without one hop.
+
+    ``drop_hop`` removes a hop's sentences and its reasoning step (a comparison then loses
+    the comparison step too); ``weak`` shows one non-supporting sentence of the dropped hop's
+    paragraph in its place (a weakened hop). ``extra`` adds a relevant non-supporting sentence
+    after its paragraph's sentences; ``reverse`` shows the evidence in reverse order.
+    ``reasoning`` is "specific" (one step per hop) or "generic" (support that names no entity
+    or link). ``r`` draws the phrasings (default: seeded by the item id). ``answer`` replaces
+    the gold answer wherever the candidate states it (a conflict's wrong side).
+    """
+    ans = (answer or item.answer).strip()
+    r = r or random.Random(f"voice:{item.id}")
     if drop_hop is not None and drop_hop not in hops(item):
         raise ValueError(f"{item.id}: {drop_hop!r} is not a supporting hop")
-    ev = tuple(Evidence(text=item.sentence(t, s), source=t, locator=f"sentence {s}",
-                        sid=f"doc{item.paragraph_index(t)}:s{s}", hop=t)
-               for t, s in dict.fromkeys(item.supporting_facts) if t != drop_hop)
+    facts = [f for f in dict.fromkeys(item.supporting_facts) if f[0] != drop_hop]
+    if weak is not None:
+        facts.append(weak)
+    if extra is not None:
+        last = max((i for i, f in enumerate(facts) if f[0] == extra[0]), default=len(facts) - 1)
+        facts.insert(last + 1, extra)
+    seen: set[tuple[str, ...]] = set()
+    ev = []
+    for t, s in facts:                       # a sentence two paragraphs share is shown once
+        e = _evidence(item, t, s)
+        if tuple(_tokens(e.text)) not in seen:
+            seen.add(tuple(_tokens(e.text)))
+            ev.append(e)
+    if reverse:
+        ev.reverse()
+    steps = hotpot_steps(item, r, ans)
+    generic = voice.pick(r, voice.GENERIC_STEPS)
+    ending = voice.closing(r, ans, closing)
     if reasoning == "specific":
-        steps = tuple(v for k, v in hotpot_steps(item).items() if k != drop_hop or k == "")
+        kept = [v for k, v in steps.items() if k != drop_hop and not (k == "" and drop_hop)]
+        if drop_hop and not ending:          # a comparison without its comparison step
+            ending = voice.closing(r, ans, 1.0)
+        body = tuple(kept)
     elif reasoning == "generic":
-        steps = GENERIC_REASONING
+        body = (generic,)
     else:
         raise ValueError(f"reasoning must be 'specific' or 'generic', not {reasoning!r}")
-    return Candidate(answer=item.answer.strip(), evidence=ev, reasoning=steps)
+    return Candidate(answer=ans, evidence=tuple(ev), reasoning=body + ending)
 
 
 # ----------------------------------------------------------------------------- FinQA
 
 _OPS = {"add": "{a} + {b} = {r}", "minus": "{a} - {b} = {r}", "subtract": "{a} - {b} = {r}",
         "multiply": "{a} × {b} = {r}", "divide": "{a} / {b} = {r}", "exp": "{a} ^ {b} = {r}",
-        "greater": "is {a} greater than {b}? {r}", "compare_larger": "is {a} greater than {b}? {r}",
-        "sum": "the sum of the row {a} is {r}", "table_sum": "the sum of the row {a} is {r}",
-        "average": "the average of the row {a} is {r}", "table_average": "the average of the row {a} is {r}",
-        "max": "the largest value in the row {a} is {r}", "table_max": "the largest value in the row {a} is {r}",
-        "min": "the smallest value in the row {a} is {r}", "table_min": "the smallest value in the row {a} is {r}"}
+        "greater": "{a} is greater than {b}: {r}", "compare_larger": "{a} is greater than {b}: {r}"}
+_ARITH = {"add": lambda a, b: a + b, "minus": lambda a, b: a - b, "subtract": lambda a, b: a - b,
+          "multiply": lambda a, b: a * b, "divide": lambda a, b: a / b, "exp": lambda a, b: a ** b}
+_COMPARE = ("greater", "compare_larger")
+_NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+")
 
 
 def op_name(step: FinQAStep) -> str:
@@ -120,10 +184,96 @@ def _arg(arg: str, steps: tuple[FinQAStep, ...]) -> str:
     return arg
 
 
+def number(text: str) -> float | None:
+    """The number in an operand or a printed result; "25%" is 0.25."""
+    m = _NUM.search(text.replace("$", ""))
+    if not m:
+        return None
+    x = float(m.group(0).replace(",", ""))
+    return x / 100 if text.strip().endswith("%") else x
+
+
+def _shows(shown: str, value: float | str) -> bool:
+    """Does the printed result ("56%", "7.22", "yes") state ``value``, to within one unit of
+    its last printed decimal (records round and truncate; a ratio may print as a percentage)?"""
+    shown = shown.strip().lower()
+    if isinstance(value, str):
+        return shown == value
+    m = _NUM.search(shown.replace("$", ""))
+    if not m:
+        return False
+    x = float(m.group(0).replace(",", ""))
+    decimals = len(m.group(0).split(".")[1]) if "." in m.group(0) else 0
+    tol = 10 ** -decimals * 1.001 + 1e-9
+    return any(abs(x - v) <= tol for v in (value, value * 100))
+
+
+def operand(arg: str, values: list[float | str], steps: tuple[FinQAStep, ...]) -> float | None:
+    """An operand's value: an earlier step's recomputed result, a constant or a number."""
+    if re.fullmatch(r"#\d+", arg):
+        v = values[int(arg[1:])]
+        return v if isinstance(v, float) else None
+    return number(_arg(arg, steps))
+
+
+def program_values(item: FinQAItem) -> list[float | str]:
+    """Every step's result recomputed from its operands ("yes"/"no" for comparisons); raises
+    ValueError naming the step that cannot be recomputed or does not reproduce its printed
+    result."""
+    values: list[float | str] = []
+    for i, st in enumerate(item.steps):
+        op = op_name(st)
+        if op not in _ARITH and op not in _COMPARE:
+            raise ValueError(f"a table operation ({op}), not recomputable from its operands")
+        a, b = (operand(x, values, item.steps) for x in (st.arg1, st.arg2))
+        if a is None or b is None:
+            raise ValueError("a non-numeric operand")
+        try:
+            value = ("yes" if a > b else "no") if op in _COMPARE else float(_ARITH[op](a, b))
+        except (ZeroDivisionError, OverflowError):
+            raise ValueError("a step that cannot be computed") from None
+        if not _shows(st.res, value):
+            raise ValueError("the program does not reproduce a printed result")
+        values.append(value)
+    return values
+
+
+def finqa_check(item: FinQAItem) -> str | None:
+    """Why a FinQA record cannot be used (None: usable).
+
+    The sanity filter every FinQA split applies: the answer is the last step's result, the
+    program recomputed from its operands reproduces every printed step result (so the answer
+    too), and every line is clean. A record whose program does not reproduce its own answer is
+    never used.
+    """
+    if not item.steps or not item.gold_inds or not item.answer.strip():
+        return "no program, gold lines or answer"
+    if item.answer.strip() != item.steps[-1].res.strip():
+        return "answer is not the last program step's result"
+    try:
+        program_values(item)
+    except ValueError as e:
+        return str(e)
+    if not is_clean(finqa_candidate(item)):
+        return "display syntax in a gold line"
+    return None
+
+
 def finqa_step_text(i: int, steps: tuple[FinQAStep, ...]) -> str:
     st = steps[i]
     template = _OPS.get(op_name(st), st.op + "({a}, {b}) = {r}")
-    return template.format(a=_arg(st.arg1, steps), b=_arg(st.arg2, steps), r=st.res)
+    return " ".join(template.format(a=_arg(st.arg1, steps), b=_arg(st.arg2, steps),
+                                    r=st.res).split())
+
+
+def depends_on(item: FinQAItem, i: int) -> set[int]:
+    """Step i and every later step that uses its result, directly or through another step."""
+    out = {i}
+    for j in range(i + 1, len(item.steps)):
+        st = item.steps[j]
+        if any(f"#{k}" in (st.arg1, st.arg2) for k in out):
+            out.add(j)
+    return out
 
 
 def filing_title(item: FinQAItem) -> str:
@@ -144,24 +294,22 @@ def finqa_evidence(item: FinQAItem) -> tuple[Evidence, ...]:
     return tuple(out)
 
 
-def finqa_candidate(item: FinQAItem, skip_step: int | None = None) -> Candidate:
-    """Answer, gold lines, and the gold program as numbered steps (optionally one step skipped)."""
-    keep = [i for i in range(len(item.steps)) if i != skip_step]
-    steps = tuple(f"Step {n}: {finqa_step_text(i, item.steps)}."
-                  for n, i in enumerate(keep, start=1))
-    return Candidate(answer=item.answer.strip(), evidence=finqa_evidence(item), reasoning=steps)
+def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
+                    omit: frozenset[int] | set[int] = frozenset(),
+                    answer: str | None = None) -> Candidate:
+    """Answer, gold lines, the gold program's steps as equations (those in ``omit`` left out)
+    and a closing line drawn by ``r`` that states ``answer`` (default: the gold answer)."""
+    r = r or random.Random(f"voice:{item.id}")
+    ans = (answer or item.answer).strip()
+    steps = tuple(f"{finqa_step_text(i, item.steps)}." for i in range(len(item.steps))
+                  if i not in omit)
+    return Candidate(answer=ans, evidence=finqa_evidence(item),
+                     reasoning=steps + voice.closing(r, ans, 1.0))
 
 
 def finqa_task(item: FinQAItem) -> str:
     lines = "\n".join(f"- {t.strip()}" for _, t in item.gold_inds)
     return f"{item.question}\n\nFrom {filing_title(item)}:\n{lines}"
-
-
-def finqa_usable(item: FinQAItem) -> bool:
-    """Gold answer equals the last program step's result, and every line is clean."""
-    return (bool(item.steps) and bool(item.gold_inds) and item.answer.strip() != ""
-            and item.answer.strip() == item.steps[-1].res.strip()
-            and is_clean(finqa_candidate(item)))
 
 
 # ----------------------------------------------------------------------------- HumanEval

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from tjb_lib.data import FinQAItem, HotpotItem
 from tjb_lib.pairs.candidates import finqa_candidate, finqa_task, hotpot_candidate, hops
-from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair
+from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import MECHANICAL_CUES, render
 from tjb_lib.records import Pair
 
 
-def mechanical_hotpotqa(items: list[HotpotItem]) -> list[Pair]:
+def mechanical_hotpotqa(items: list[HotpotItem], seed: int) -> list[Pair]:
     out = []
     for item in items:
-        c = hotpot_candidate(item)
+        c = hotpot_candidate(item, rng(seed, "voice", item.id))
         out.append(make_pair(
             "mechanical_hotpotqa", "hotpotqa", item.id, 0, target_relation="equivalent",
             gold="tie", task=item.question, plain=render(c), cited=render(c, MECHANICAL_CUES),
@@ -26,10 +26,10 @@ def mechanical_hotpotqa(items: list[HotpotItem]) -> list[Pair]:
     return out
 
 
-def mechanical_finqa(items: list[FinQAItem]) -> list[Pair]:
+def mechanical_finqa(items: list[FinQAItem], seed: int) -> list[Pair]:
     out = []
     for item in items:
-        c = finqa_candidate(item)
+        c = finqa_candidate(item, rng(seed, "voice", item.id))
         out.append(make_pair(
             "mechanical_finqa", "finqa", item.id, 0, target_relation="equivalent", gold="tie",
             task=finqa_task(item), plain=render(c), cited=render(c, MECHANICAL_CUES),

@@ -1,20 +1,25 @@
-"""Natural citation-looking pairs: agreeing answers, varied real-RAG-like displays.
+"""Natural citation-looking pairs (offline): two independently written answers that agree.
 
-Only 500 HotpotQA items exist here, so each item is used twice (``meta.item_use`` 1 and 2),
-each time with a different prose style and a different display (inline markers with a sources
-footer, "According to “Title”," framings, quoted-passage blocks, footnotes, 【n†Title】 tags,
-sentence ids with an evidence block, source labels, verification lines) and, by a seeded coin,
-the gold or the reversed evidence order. Both sides of a pair share prose style and order; only
-the display differs. 200 pairs (the first use of 200 seeded items) form the validated subset.
+Each side is written on its own from the same HotpotQA item, the way two RAG answers would be:
+its own prose style and answer wording, its own reasoning phrasings, the gold evidence in gold
+or reversed order, and now and then a relevant non-supporting sentence from a supporting
+paragraph. The cited side also carries a display (inline markers with a sources footer,
+"According to “Title”," framings, quoted-passage blocks, footnotes, 【n†Title】 tags, sentence
+ids with an evidence block, source labels, verification lines). Final answers always agree;
+wording, evidence selection, order and display differ. Only 500 HotpotQA items exist here, so
+each item is used twice (``meta.item_use`` 1 and 2, different displays); 200 pairs (the first
+use of 200 seeded items) form the validated subset. ``tjb_lib.generate`` writes such pairs
+with an LLM instead.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+import random
 
 from tjb_lib.data import HotpotItem
-from tjb_lib.pairs.candidates import hotpot_candidate
+from tjb_lib.pairs.candidates import hops, hotpot_candidate
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
-from tjb_lib.pairs.render import STYLES, VERIFICATION_LINES, render
+from tjb_lib.pairs.render import ANSWER_FORMS, STYLES, VERIFICATION_LINES, Candidate, render
+from tjb_lib.pairs.strip import detect_artifacts
 from tjb_lib.records import Pair
 
 SPLIT = "natural_hotpotqa"
@@ -31,47 +36,75 @@ CUE_SETS = (
     ("tags", "verification"),
     ("markers", "quoted_block"),
 )
-ORDERS = ("gold", "reversed")
 VALIDATED = 200
 USES = 2
+P_EXTRA = 0.15        # a side adds a relevant non-supporting sentence
+P_REVERSED = 0.5      # a side lists its evidence in reverse order
 
 
-def _renderings(item: HotpotItem, seed: int) -> list[tuple[str, tuple[str, ...], str, int]]:
-    """USES (style, cues, order, verification wording) choices, pairwise different in style
-    and in cues."""
-    r = rng(seed, SPLIT, item.id)
-    combos = [(s, cs, o) for s in STYLES for cs in CUE_SETS for o in ORDERS]
-    r.shuffle(combos)
-    chosen: list[tuple[str, tuple[str, ...], str, int]] = []
-    for style, cues, order in combos:
-        if any(style == c[0] or cues == c[1] for c in chosen):
+def extra_sentences(item: HotpotItem) -> list[tuple[str, int]]:
+    """Non-supporting sentences of the supporting paragraphs that do not state the answer."""
+    gold = set(item.supporting_facts)
+    out = []
+    for title in hops(item):
+        for sid, sent in enumerate(dict(item.context)[title]):
+            sent = sent.strip()
+            if ((title, sid) not in gold and len(sent.split()) >= 6 and "\n" not in sent
+                    and item.answer.strip().lower() not in sent.lower()
+                    and not detect_artifacts(sent) and sent[-1] in ".!?"):
+                out.append((title, sid))
+    return out
+
+
+def write_side(item: HotpotItem, r: random.Random) -> tuple[Candidate, dict]:
+    """One independently written answer: its candidate and its writing choices."""
+    extras = extra_sentences(item)
+    extra = r.choice(extras) if extras and r.random() < P_EXTRA else None
+    reverse = r.random() < P_REVERSED
+    style = r.choice(STYLES)
+    form = r.randrange(len(ANSWER_FORMS[style]))
+    c = hotpot_candidate(item, random.Random(r.getrandbits(64)), extra=extra, reverse=reverse)
+    return c, {"style": style, "form": form, "evidence_order": "reversed" if reverse else "gold",
+               "extra_sentence": list(extra) if extra else None}
+
+
+def _cues(item: HotpotItem, c: Candidate, style: str, form: int, r: random.Random,
+          taken: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """A display the cited side can carry (footnotes need sentence-final punctuation)."""
+    for cues in r.sample(CUE_SETS, len(CUE_SETS)):
+        if cues in taken:
             continue
         try:
-            render(hotpot_candidate(item), cues, style)
-        except ValueError:   # e.g. footnotes on a sentence without final punctuation
+            render(c, cues, style, form=form)
+        except ValueError:
             continue
-        chosen.append((style, cues, order, r.randrange(len(VERIFICATION_LINES))))
-        if len(chosen) == USES:
-            return chosen
-    raise ValueError(f"{item.id}: fewer than {USES} usable natural renderings")
+        return cues
+    raise ValueError(f"{item.id}: no usable natural display")
 
 
 def natural_hotpotqa(items: list[HotpotItem], seed: int) -> list[Pair]:
     validated = set(rng(seed, SPLIT, "validated").sample(sorted(i.id for i in items), VALIDATED))
     out = []
+    taken: dict[str, set[tuple[str, ...]]] = {i.id: set() for i in items}
     for use in range(USES):
         for item in items:
-            style, cues, order, verif = _renderings(item, seed)[use]
-            c = hotpot_candidate(item)
-            if order == "reversed":
-                c = replace(c, evidence=c.evidence[::-1])
+            plain, plain_how = write_side(item, rng(seed, SPLIT, item.id, use, "plain"))
+            r = rng(seed, SPLIT, item.id, use, "cited")
+            cited, cited_how = write_side(item, r)
+            cues = _cues(item, cited, cited_how["style"], cited_how["form"], r, taken[item.id])
+            taken[item.id].add(cues)
+            verif = r.randrange(len(VERIFICATION_LINES))
             out.append(make_pair(
                 SPLIT, "hotpotqa", item.id, use, target_relation="equivalent", gold="tie",
-                task=item.question, plain=render(c, (), style),
-                cited=render(c, cues, style, verification=verif),
-                variant=f"natural:{style}", artifact=cue_label(cues),
-                meta={**hotpot_meta(item), "style": style, "cues": list(cues),
-                      "evidence_order": order, "item_use": use + 1, "uses_per_item": USES,
+                task=item.question,
+                plain=render(plain, (), plain_how["style"], form=plain_how["form"]),
+                cited=render(cited, cues, cited_how["style"], verification=verif,
+                             form=cited_how["form"]),
+                variant=f"natural:{plain_how['style']}/{cited_how['style']}",
+                artifact=cue_label(cues),
+                meta={**hotpot_meta(item), "generator": "offline", "plain_writing": plain_how,
+                      "cited_writing": cited_how, "cues": list(cues), "item_use": use + 1,
+                      "uses_per_item": USES,
                       "reuse_note": "500 HotpotQA items, each used twice with different renderings",
                       "validated_subset": use == 0 and item.id in validated}))
     return out

@@ -1,18 +1,21 @@
 """Which source records go to which split: one seeded allocation shared by every builder.
 
 The mechanical HotpotQA items also serve the ablations, the position controls and the ranking
-probe; the graded tiers get items of their own; the conflicts take the items left over first.
-FinQA records are drawn from the unbiased samples before the FinQANet error-case file.
+probe; the graded tiers get items of their own (the moderate tier only items with a necessary
+hop to omit); the conflicts take the items left over first. FinQA records pass the sanity
+filter (``finqa_check``) and are drawn from the unbiased samples before the FinQANet
+error-case file.
 """
 from __future__ import annotations
 
+import collections
 from dataclasses import dataclass
 
 from tjb_lib.data import (FINQA_UNBIASED, FinQAItem, HotpotItem, HumanEvalProblem, load_finqa,
                           load_hotpotqa, load_humaneval)
-from tjb_lib.pairs.candidates import finqa_usable, hotpot_candidate, is_clean
+from tjb_lib.pairs.candidates import finqa_check, hotpot_candidate, is_clean
 from tjb_lib.pairs.common import rng
-from tjb_lib.pairs.graded import finqa_skip
+from tjb_lib.pairs.graded import finqa_omission, moderate_plan
 
 N_MECHANICAL, N_GRADED, N_FINQA_MODERATE = 200, 100, 50
 
@@ -31,29 +34,49 @@ class Pools:
     finqa_moderate: list[FinQAItem]
     finqa_conflict: list[FinQAItem]
     humaneval: list[HumanEvalProblem]
+    rejects: dict                     # what the filters left out, for the manifest and datasheet
 
 
 def allocate(seed: int) -> Pools:
-    hot = [i for i in load_hotpotqa() if is_clean(hotpot_candidate(i))]
+    all_hot = load_hotpotqa()
+    hot = [i for i in all_hot if is_clean(hotpot_candidate(i, rng(seed, "voice", i.id)))]
     rng(seed, "hotpotqa", "order").shuffle(hot)
     mech = hot[:N_MECHANICAL]
     soft = hot[N_MECHANICAL:N_MECHANICAL + N_GRADED]
-    moderate = hot[N_MECHANICAL + N_GRADED:N_MECHANICAL + 2 * N_GRADED]
-    conflict_hot = hot[N_MECHANICAL + 2 * N_GRADED:] + hot[:N_MECHANICAL + 2 * N_GRADED]
+    rest = hot[N_MECHANICAL + N_GRADED:]
+    eligible = [i for i in rest if moderate_plan(i, seed) is not None]
+    moderate = eligible[:N_GRADED]
+    examined = rest[:rest.index(moderate[-1]) + 1] if moderate else rest
+    if len(moderate) < N_GRADED:
+        raise ValueError(f"only {len(moderate)} HotpotQA items have a necessary hop to omit")
+    taken = {i.id for i in moderate}
+    conflict_hot = [i for i in rest if i.id not in taken] + mech + soft + moderate
 
-    fin = [i for i in load_finqa() if finqa_usable(i)]
+    all_fin = load_finqa()
+    why = {i.id: finqa_check(i) for i in all_fin}
+    fin = [i for i in all_fin if why[i.id] is None]
     unbiased = [i for i in fin if i.file in FINQA_UNBIASED]
     biased = [i for i in fin if i.file not in FINQA_UNBIASED]
     rng(seed, "finqa", "unbiased").shuffle(unbiased)
     rng(seed, "finqa", "biased").shuffle(biased)
     fin = unbiased + biased                                    # prefer the unbiased samples
     rest = fin[N_MECHANICAL:]
-    fin_moderate = [i for i in rest if finqa_skip(i) is not None][:N_FINQA_MODERATE]
+    fin_moderate = [i for i in rest if finqa_omission(i) is not None][:N_FINQA_MODERATE]
     used = {i.id for i in fin_moderate}
 
     problems = load_humaneval()
     rng(seed, "humaneval", "order").shuffle(problems)
+    reasons = collections.Counter(r for r in why.values() if r is not None)
+    rejects = {
+        "hotpotqa": {"records": len(all_hot), "with_display_syntax": len(all_hot) - len(hot),
+                     "moderate_examined": len(examined),
+                     "moderate_without_a_necessary_hop": len(examined) - len(moderate)},
+        "finqa": {"records": len(all_fin), "usable": len(fin), "by_reason": dict(sorted(reasons.items())),
+                  "rejected_by_file": dict(sorted(collections.Counter(
+                      i.file for i in all_fin if why[i.id] is not None).items()))},
+    }
     return Pools(seed=seed, hotpot=hot, mechanical=mech, soft=soft, moderate=moderate,
                  conflict_hotpot=conflict_hot, finqa_mechanical=fin[:N_MECHANICAL],
                  finqa_moderate=fin_moderate,
-                 finqa_conflict=[i for i in rest if i.id not in used], humaneval=problems)
+                 finqa_conflict=[i for i in rest if i.id not in used], humaneval=problems,
+                 rejects=rejects)

@@ -49,9 +49,9 @@ def _ablation(variant: str, default_pairs: int = 20) -> SplitInfo:
 
 
 _ENTRIES = (
-    SplitInfo("mechanical_hotpotqa", lambda p: mechanical_hotpotqa(p.mechanical), "equivalent",
+    SplitInfo("mechanical_hotpotqa", lambda p: mechanical_hotpotqa(p.mechanical, p.seed), "equivalent",
               "hotpotqa", 200, "Mechanical equivalence", 30, 2),
-    SplitInfo("mechanical_finqa", lambda p: mechanical_finqa(p.finqa_mechanical), "equivalent",
+    SplitInfo("mechanical_finqa", lambda p: mechanical_finqa(p.finqa_mechanical, p.seed), "equivalent",
               "finqa", 200, "Mechanical equivalence", 20, 4),
     SplitInfo("natural_hotpotqa", lambda p: natural_hotpotqa(p.hotpot, p.seed), "equivalent",
               "hotpotqa", 1000, "Natural citation-looking pairs", 30, 4),
@@ -65,17 +65,17 @@ _ENTRIES = (
                                              p.seed),
               "correctness_conflict", "hotpotqa+finqa+humaneval", 150,
               "Clear and reverse conflicts", 30, 3),
-    SplitInfo("position_control", lambda p: position_control(p.mechanical), "identical",
+    SplitInfo("position_control", lambda p: position_control(p.mechanical, p.seed), "identical",
               "hotpotqa", 200, "Position controls", 20, 4),
-    SplitInfo("soft_hotpotqa", lambda p: soft_hotpotqa(p.soft), "quality_soft", "hotpotqa", 100,
+    SplitInfo("soft_hotpotqa", lambda p: soft_hotpotqa(p.soft, p.seed), "quality_soft", "hotpotqa", 100,
               "Soft and moderate graded conflicts", 20, 4),
-    SplitInfo("moderate_hotpotqa", lambda p: moderate_hotpotqa(p.moderate), "quality_moderate",
+    SplitInfo("moderate_hotpotqa", lambda p: moderate_hotpotqa(p.moderate, p.seed), "quality_moderate",
               "hotpotqa", 100, "Soft and moderate graded conflicts", 30, 3),
-    SplitInfo("moderate_finqa", lambda p: moderate_finqa(p.finqa_moderate), "quality_moderate",
+    SplitInfo("moderate_finqa", lambda p: moderate_finqa(p.finqa_moderate, p.seed), "quality_moderate",
               "finqa", 50, "Soft and moderate graded conflicts", 16, 2,
               paraphrases="finqa_wording_check"),
     # ranking: 6 system pairs per query, so the default samples are whole queries (6 and 1)
-    SplitInfo("ranking_hotpotqa", lambda p: ranking_hotpotqa(p.mechanical), "system", "hotpotqa",
+    SplitInfo("ranking_hotpotqa", lambda p: ranking_hotpotqa(p.mechanical, p.seed), "system", "hotpotqa",
               1200, "Workflow-ranking probe", 36, 6),
 )
 #: every split by name, in the manifest's order

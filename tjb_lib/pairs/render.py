@@ -27,6 +27,17 @@ CUES = (
     "tags",             # 【1†Title】 tags                                     -> tag
 )
 STYLES = ("structured", "answer_first", "evidence_first", "key_facts")
+# How each style states the final answer ({a} answer, {s} marker suffix, {e} sentence end);
+# form 0 is the default. None of them is a closing line of the reasoning (``voice.CLOSINGS``),
+# so a candidate never says the same sentence twice.
+ANSWER_FORMS = {
+    "structured": ("Answer: {a}{s}", "Final answer: {a}{s}"),
+    "answer_first": ("The answer is {a}{s}{e}", "Short answer: {a}{s}{e}",
+                     "Answer in brief: {a}{s}{e}"),
+    "evidence_first": ("Conclusion: {a}{s}{e}", "The answer, then, is {a}{s}{e}",
+                       "Answer, in the end: {a}{s}{e}"),
+    "key_facts": ("Final answer: {a}{s}", "Answer: {a}{s}", "Answer given: {a}{s}"),
+}
 MECHANICAL_CUES = frozenset({"markers", "source_labels", "sentence_ids", "evidence_block",
                              "sources_footer", "verification"})
 VERIFICATION_LINES = (
@@ -57,6 +68,19 @@ class Candidate:
         return replace(self, answer=answer)
 
 
+# Sentence openings that are not names: after "According to “T”," they continue the sentence
+# in lower case ("According to “Carrefour”, it is one of…"); a name keeps its capital.
+LOWER_OPENINGS = frozenset(
+    "It The He She They This These Those That Its His Her Their A An In On At After Before "
+    "During As From With By For Since When While Although There Both Each One Many Some Most "
+    "Until Under Over Following Located Born Founded Originally Formerly".split())
+
+
+def _lower_opening(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    return text[0].lower() + text[1:] if first in LOWER_OPENINGS else text
+
+
 def _source_numbers(c: Candidate) -> dict[str, int]:
     numbers: dict[str, int] = {}
     for e in c.evidence:
@@ -72,7 +96,7 @@ def _decorate(c: Candidate, cues: frozenset[str], verification: int) -> tuple[li
     for e in c.evidence:
         t = e.text
         if "according_to" in cues and e.source not in seen:
-            t = f"According to “{e.source}”, {t}"
+            t = f"According to “{e.source}”, {_lower_opening(t)}"
         seen.add(e.source)
         if "markers" in cues or "empty_footer" in cues:
             t += f" [{nums[e.source]}]"
@@ -115,45 +139,44 @@ def _decorate(c: Candidate, cues: frozenset[str], verification: int) -> tuple[li
     return texts, suffix, blocks
 
 
-def _answer_line(c: Candidate, suffix: str, lead: str = "Answer:") -> str:
+def _answer_line(c: Candidate, suffix: str, style: str = "structured", form: int = 0) -> str:
+    forms = ANSWER_FORMS[style]
+    template = forms[form % len(forms)]
     if c.code:
-        return f"{lead}{suffix}\n```python\n{c.answer.rstrip()}\n```"
-    return f"{lead} {c.answer}{suffix}"
-
-
-def _sentence_end(answer: str) -> str:
-    return "" if answer.endswith((".", "!", "?")) else "."
+        head = template.format(a="", s="", e="").rstrip() + suffix
+        return f"{head}\n```python\n{c.answer.rstrip()}\n```"
+    end = "" if c.answer.endswith((".", "!", "?")) else "."
+    return template.format(a=c.answer, s=suffix, e=end)
 
 
 def render(c: Candidate, cues: frozenset[str] | set[str] = frozenset(), style: str = "structured",
-           verification: int = 0) -> str:
-    """One candidate as text; with no cues it is the plain side (no wrappers at all)."""
+           verification: int = 0, form: int = 0) -> str:
+    """One candidate as text; with no cues it is the plain side (no wrappers at all).
+    ``form`` picks how the style states the answer (``ANSWER_FORMS``)."""
     cues = frozenset(cues)
     unknown = cues - set(CUES)
     if unknown:
         raise ValueError(f"unknown cues {sorted(unknown)}; known: {CUES}")
+    if style not in STYLES:
+        raise ValueError(f"unknown style {style!r}; known: {STYLES}")
+    if c.code and style != "structured":
+        raise ValueError(f"style {style!r} is for prose answers; code answers use 'structured'")
     texts, suffix, blocks = _decorate(c, cues, verification)
     reasoning = " ".join(c.reasoning)
+    answer = _answer_line(c, suffix, style, form)
     parts: list[str]
     if style == "structured":
-        parts = [_answer_line(c, suffix)]
+        parts = [answer]
         if texts:
             parts.append("Evidence:\n" + "\n".join(f"- {t}" for t in texts))
         if reasoning:
             parts.append(f"Reasoning: {reasoning}")
-    elif c.code:
-        raise ValueError(f"style {style!r} is for prose answers; code answers use 'structured'")
     elif style == "answer_first":
-        parts = [f"The answer is {c.answer}{suffix}{_sentence_end(c.answer)}", " ".join(texts),
-                 reasoning]
+        parts = [answer, " ".join(texts), reasoning]
     elif style == "evidence_first":
-        parts = [" ".join(texts), reasoning,
-                 f"So the answer is {c.answer}{suffix}{_sentence_end(c.answer)}"]
-    elif style == "key_facts":
-        parts = ["Key facts:\n" + "\n".join(f"- {t}" for t in texts), reasoning,
-                 f"Final answer: {c.answer}{suffix}"]
+        parts = [" ".join(texts), reasoning, answer]
     else:
-        raise ValueError(f"unknown style {style!r}; known: {STYLES}")
+        parts = ["Key facts:\n" + "\n".join(f"- {t}" for t in texts), reasoning, answer]
     return "\n\n".join(p for p in parts + blocks if p.strip())
 
 
@@ -175,3 +198,20 @@ def split_answer(text: str) -> tuple[str, str]:
         return text[len(code_open):end], text[end + len("\n```"):].lstrip("\n")
     head, _, rest = text.partition("\n\n")
     return head[len("Answer: "):], rest
+
+
+ANSWER_LEADS = tuple(sorted({t.split("{a}")[0] for forms in ANSWER_FORMS.values() for t in forms},
+                            key=len, reverse=True))
+
+
+def final_answer(text: str) -> str | None:
+    """The final answer a prose rendering states (its display already stripped): the paragraph
+    that is one answer statement of ``ANSWER_FORMS``; None if there is none."""
+    for para in text.split("\n\n"):
+        para = para.strip()
+        if "\n" in para:
+            continue
+        for lead in ANSWER_LEADS:
+            if para.startswith(lead):
+                return para[len(lead):].rstrip()
+    return None

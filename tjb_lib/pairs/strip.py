@@ -27,7 +27,7 @@ PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
     ("evidence_block", _block(EVIDENCE_BLOCK_HEADERS)),
     ("sources_footer", _block(FOOTER_HEADERS)),
     ("verification", re.compile(r"(?m)^Verification:[^\n]*(?:\n|$)")),
-    ("according_to", re.compile(r"According to “[^”\n]*”, ")),
+    ("according_to", re.compile(r"According to “[^”\n]*”, (?=\w)")),
     ("source_label", re.compile(r"[ \t]*\(source: “[^”\n]*”(?:, [^()\n]*)?\)")),
     ("sentence_id", re.compile(r"[ \t]*\[(?:doc\d+:s\d+|table:\d+|text:\d+|doc:l\d+)\]")),
     ("marker", re.compile(r"[ \t]*\[\d+\]")),
@@ -48,10 +48,21 @@ def normalize_whitespace(text: str) -> str:
 
 
 def strip_artifacts(text: str) -> str:
-    """Remove every citation-like artifact the renderer can emit, then normalise whitespace."""
-    for _, pattern in PATTERNS:
-        text = pattern.sub("", text)
+    """Remove every citation-like artifact the renderer can emit, then normalise whitespace.
+
+    "According to “T”, it was…" becomes "It was…": the framing opened the sentence, so the
+    word after it opens the sentence again.
+    """
+    for kind, pattern in PATTERNS:
+        if kind == "according_to":
+            text = pattern.sub("", _capitalize_after(pattern, text))
+        else:
+            text = pattern.sub("", text)
     return normalize_whitespace(text)
+
+
+def _capitalize_after(pattern: re.Pattern, text: str) -> str:
+    return re.sub(pattern.pattern + r"(\w)", lambda m: m.group(0)[:-1] + m.group(1).upper(), text)
 
 
 def detect_artifacts(text: str) -> set[str]:

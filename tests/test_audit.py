@@ -1,0 +1,90 @@
+"""The artifact audit finds construction tells, and the shipped splits pass its budgets: no
+non-display n-gram on one side in more than 20% of a split's pairs, no sentence repeated inside
+a candidate, no dangling reference; the figures in data/DATASHEET.md are the audit's."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tjb_lib import audit, paths
+from tjb_lib.data import load_hotpotqa
+from tjb_lib.pairs import load_split
+from tjb_lib.pairs.build import verify
+
+
+@pytest.fixture(scope="module")
+def items():
+    return {i.id: i for i in load_hotpotqa()}
+
+
+@pytest.fixture(scope="module")
+def shipped_audit():
+    return audit.run_audit()
+
+
+def test_the_shipped_splits_are_what_the_build_makes():
+    _, problems = verify()
+    assert problems == []
+
+
+def test_the_shipped_splits_pass_every_budget(shipped_audit):
+    audits, tiers = shipped_audit
+    assert [(a.split, a.breaches) for a in audits if a.breaches] == []
+    by = {a.split: a for a in audits}
+    assert by["natural_hotpotqa"].differ >= 0.9
+    for name in ("mechanical_hotpotqa", "mechanical_finqa", "ablation_full_citation"):
+        assert by[name].side_accuracy is None                    # identical once stripped
+    assert 0.4 <= by["natural_hotpotqa"].side_accuracy <= 0.6    # no side is recognisable
+    assert 0.4 <= by["conflict"].side_accuracy <= 0.6            # the tampered side is not either
+    assert tiers["balanced_accuracy"] > tiers["chance"]
+
+
+def test_the_datasheet_carries_the_audit_figures(shipped_audit):
+    text = audit.DATASHEET.read_text(encoding="utf-8")
+    assert audit.datasheet_block(text) == audit.markdown(*shipped_audit)
+
+
+def test_a_fixed_sentence_on_one_side_is_a_breach(items):
+    soft = load_split("soft_hotpotqa")
+    tell = [dataclasses.replace(p, cited=p.cited.replace(
+        "Reasoning: ", "Reasoning: Together, these facts support the answer. ")) for p in soft]
+    a = audit.audit_split("soft_hotpotqa", tell, items)
+    assert a.top_ngram_share == 1.0 and a.top_ngram_side == "cited"
+    assert any("on the cited side only in 100% of pairs" in b for b in a.breaches)
+    assert a.side_accuracy == 1.0
+
+
+def test_repeated_sentences_and_dangling_references_are_found(items):
+    pad = "Answer: x\n\nThe wording is plain on purpose. It is kept short. The wording is plain on purpose."
+    assert audit.repeated_sentences(pad) == ["the wording is plain on purpose"]
+    assert audit.repeated_sentences("Answer: Hey Pa! There's a Goat on the Roof. "
+                                    "There's a Goat on the Roof.",
+                                    ("Hey Pa! There's a Goat on the Roof",)) == []
+    moderate = load_split("moderate_hotpotqa")
+    p = next(p for p in moderate if p.meta["omission"] == "dropped")
+    name = p.meta["dropped_hop"].split(" (")[0]
+    bad = dataclasses.replace(p, cited=p.cited.replace(
+        "Reasoning: ", f"Reasoning: Comparing the evidence on {name} settles it. "))
+    assert audit.dangling_references(p, items) == []
+    assert audit.dangling_references(bad, items) == [f"cited: names {name!r} without its evidence"]
+
+
+@pytest.mark.slow
+def test_audit_cli_exits_nonzero_on_a_breach(tmp_path):
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    for f in paths.SPLITS.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    lines = []
+    for line in (tmp_path / "soft_hotpotqa.jsonl").read_text(encoding="utf-8").splitlines():
+        d = json.loads(line)
+        d["cited"] = d["cited"].replace("Reasoning: ", "Reasoning: This response is kept short. ")
+        lines.append(json.dumps(d))
+    (tmp_path / "soft_hotpotqa.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "tjb_lib", "audit", "--splits", str(tmp_path)],
+                         capture_output=True, text=True, cwd=paths.ROOT, timeout=600)
+    assert out.returncode == 1 and "BUDGET soft_hotpotqa" in out.stdout

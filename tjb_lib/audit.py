@@ -1,0 +1,331 @@
+"""Artifact audit of the built splits: can the tier or the tampered side be found without
+reading for quality?
+
+Everything here looks at the text with the citation display stripped (``strip_artifacts``),
+because the display is the intended difference. Per split it measures the most one-sided word
+n-grams (the share of pairs in which an n-gram appears on the cited side only, or on the plain
+side only), length ratios, sentences repeated inside one candidate, dangling references (a
+supporting hop named by a candidate that shows none of that hop's sentences), and how well a
+bag-of-words classifier tells the cited side from the plain side. A classifier also tries to
+tell the HotpotQA tier of a pair from its one-sided words. Budgets (``BUDGETS``) are checked on
+every split; ``python -m tjb_lib audit`` prints the figures and exits non-zero on a breach.
+"""
+from __future__ import annotations
+
+import collections
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from tjb_lib import paths
+from tjb_lib.data import load_hotpotqa
+from tjb_lib.pairs import SPLIT_NAMES, load_split
+from tjb_lib.pairs.candidates import short_name
+from tjb_lib.pairs.strip import strip_artifacts
+from tjb_lib.records import Pair
+
+SEED = 20260923
+NGRAMS = (1, 2, 3)
+MAX_ONE_SIDED = 0.20          # no non-display n-gram on one side only in more than 20% of pairs
+MIN_NATURAL_DIFFER = 0.90     # natural pairs differ in wording after stripping
+#: splits whose two sides differ by definition of the split, not by construction tells
+NGRAM_EXEMPT = {"ranking_hotpotqa": "system comparison: the sides are different systems"}
+#: the HotpotQA tiers a classifier tries to tell apart from a pair's one-sided words
+TIER_SPLITS = ("mechanical_hotpotqa", "natural_hotpotqa", "soft_hotpotqa", "moderate_hotpotqa")
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+# A sentence ends at . ! ? before a capital, unless the word before the stop is an
+# abbreviation of one or two letters ("v.", "U.S.", "Jr.").
+_SENTENCE_END = re.compile(r"(?<![\s.][A-Za-z]\.)(?<![\s.][A-Z][a-z]\.)(?<=[.!?])\s+(?=[A-Z\"“(])")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def ngram_set(text: str, ns: tuple[int, ...] = NGRAMS) -> set[str]:
+    """Word n-grams with at least one content word ("to", "of the" say nothing alone)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    w = words(text)
+    grams = (w[i:i + n] for n in ns for i in range(len(w) - n + 1))
+    return {" ".join(g) for g in grams if not set(g) <= ENGLISH_STOP_WORDS}
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of a candidate (lines, then sentence ends), bullets and headers dropped."""
+    out = []
+    for line in text.splitlines():
+        line = re.sub(r"^(?:[-*>]\s+|[A-Z][A-Za-z ]{0,30}:\s+)", "", line.strip())
+        out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
+    return out
+
+
+def repeated_sentences(text: str, answers: tuple[str, ...] = (), min_words: int = 5) -> list[str]:
+    """Sentences of at least ``min_words`` words that occur more than once in one candidate.
+    Code blocks are not prose and are left out, and so is a restatement of (part of) an answer."""
+    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    said = [" ".join(words(a)) for a in answers]
+    counts = collections.Counter(" ".join(words(s)) for s in sentences(text)
+                                 if len(words(s)) >= min_words
+                                 and not any(" ".join(words(s)) in a for a in said))
+    return sorted(s for s, n in counts.items() if n > 1)
+
+
+def _answers(p: Pair) -> tuple[str, ...]:
+    return tuple(str(p.meta[k]) for k in ("gold_answer", "correct_answer", "wrong_answer")
+                 if k in p.meta)
+
+
+def one_sided(pairs: list[Pair]) -> pd.DataFrame:
+    """Per n-gram: the share of pairs where it appears on the cited side only / plain side only."""
+    cited_only: collections.Counter = collections.Counter()
+    plain_only: collections.Counter = collections.Counter()
+    for p in pairs:
+        c, q = ngram_set(strip_artifacts(p.cited)), ngram_set(strip_artifacts(p.plain))
+        cited_only.update(c - q)
+        plain_only.update(q - c)
+    n = max(len(pairs), 1)
+    grams = set(cited_only) | set(plain_only)
+    df = pd.DataFrame({"ngram": sorted(grams)})
+    df["cited_only"] = [cited_only[g] / n for g in df["ngram"]]
+    df["plain_only"] = [plain_only[g] / n for g in df["ngram"]]
+    df["one_sided"] = df[["cited_only", "plain_only"]].max(axis=1)
+    df["side"] = np.where(df["cited_only"] >= df["plain_only"], "cited", "plain")
+    return df.sort_values(["one_sided", "ngram"], ascending=[False, True]).reset_index(drop=True)
+
+
+# ----------------------------------------------------------------------------- dangling references
+
+def own_words(text: str, item) -> str:
+    """A candidate's text without any sentence of the item's paragraphs: what the writer
+    said (reasoning, answer lines), not what it quoted."""
+    quoted = sorted({s.strip() for _, sents in item.context for s in sents
+                     if len(s.split()) >= 3}, key=len, reverse=True)
+    for s in quoted:
+        text = text.replace(s, " ")
+    return text
+
+
+def dangling_references(p: Pair, items: dict) -> list[str]:
+    """Supporting hops a candidate's own words name while it shows none of that hop's
+    paragraph (a step that refers to support the candidate does not have)."""
+    item = items.get(p.source_id) if p.source == "hotpotqa" else None
+    if item is None:
+        return []
+    out = []
+    for side in ("plain", "cited"):
+        text = strip_artifacts(getattr(p, side))
+        mine = own_words(text, item).lower()
+        paragraphs = collections.defaultdict(list)      # hops that share a name share it
+        for title, sents in item.context:
+            if title in {t for t, _ in item.supporting_facts}:
+                paragraphs[short_name(title)] += [s.strip() for s in sents if s.strip()]
+        for name, sents in paragraphs.items():
+            low = name.lower()
+            if (low in mine and not any(s in text for s in sents)
+                    and low not in item.answer.strip().lower()):
+                out.append(f"{side}: names {name!r} without its evidence")
+    return out
+
+
+# ----------------------------------------------------------------------------- classifiers
+
+def _side_examples(pairs: list[Pair]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    texts = [strip_artifacts(t) for p in pairs for t in (p.cited, p.plain)]
+    y = np.array([1, 0] * len(pairs))
+    groups = np.repeat(np.arange(len(pairs)), 2)
+    return texts, y, groups
+
+
+def side_classifier(pairs: list[Pair], seed: int = SEED, folds: int = 5,
+                    top: int = 5) -> tuple[float, list[str], list[str]]:
+    """Cross-validated accuracy of a bag-of-words logistic regression telling the cited side
+    from the plain side (both sides of a pair in the same fold), and the words that carry it
+    (top cited-side and plain-side features of a fit on every pair)."""
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GroupKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+
+    texts, y, groups = _side_examples(pairs)
+    model = make_pipeline(CountVectorizer(binary=True, ngram_range=(1, 2),
+                                          token_pattern=_WORD.pattern),
+                          LogisticRegression(solver="liblinear", random_state=seed))
+    cv = GroupKFold(n_splits=min(folds, len(pairs)), shuffle=True, random_state=seed)
+    acc = float(np.mean(cross_val_score(model, texts, y, groups=groups, cv=cv)))
+    model.fit(texts, y)
+    vocab = model[0].get_feature_names_out()
+    coef = model[1].coef_[0]
+    order = np.argsort(coef)
+    cited = [vocab[i] for i in order[::-1][:top] if coef[i] > 0]
+    plain = [vocab[i] for i in order[:top] if coef[i] < 0]
+    return acc, cited, plain
+
+
+def _one_sided_words(p: Pair) -> str:
+    c, q = set(words(strip_artifacts(p.cited))), set(words(strip_artifacts(p.plain)))
+    return " ".join([f"c_{w}" for w in sorted(c - q)] + [f"p_{w}" for w in sorted(q - c)])
+
+
+def tier_classifier(splits: dict[str, list[Pair]], seed: int = SEED, folds: int = 5,
+                    per_tier: int = 100) -> dict:
+    """Balanced cross-validated accuracy of telling a HotpotQA pair's tier from its one-sided
+    words (words on one side only, marked by side), ``per_tier`` pairs of each tier."""
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+    from sklearn.metrics import balanced_accuracy_score, recall_score
+    from sklearn.pipeline import make_pipeline
+
+    rng = np.random.default_rng(seed)
+    texts, labels = [], []
+    for name in TIER_SPLITS:
+        pairs = splits[name]
+        take = rng.choice(len(pairs), size=min(per_tier, len(pairs)), replace=False)
+        texts += [_one_sided_words(pairs[i]) or "none" for i in sorted(take)]
+        labels += [name] * len(take)
+    y = np.array(labels)
+    model = make_pipeline(CountVectorizer(binary=True, token_pattern=r"\S+"),
+                          LogisticRegression(max_iter=2000, random_state=seed))
+    pred = cross_val_predict(model, texts, y, cv=StratifiedKFold(folds, shuffle=True,
+                                                                random_state=seed))
+    recall = recall_score(y, pred, labels=list(TIER_SPLITS), average=None)
+    model.fit(texts, y)
+    vocab = model[0].get_feature_names_out()
+    features = {}
+    for k, name in enumerate(model[1].classes_):
+        coef = model[1].coef_[k]
+        features[name] = [vocab[i] for i in np.argsort(coef)[::-1][:5]]
+    return {"balanced_accuracy": float(balanced_accuracy_score(y, pred)),
+            "chance": 1 / len(TIER_SPLITS),
+            "recall": dict(zip(TIER_SPLITS, map(float, recall))), "features": features}
+
+
+# ----------------------------------------------------------------------------- the audit
+
+@dataclass
+class SplitAudit:
+    split: str
+    pairs: int
+    top_ngram: str
+    top_ngram_side: str
+    top_ngram_share: float
+    length_ratio: float               # median len(cited) / len(plain), display included
+    stripped_length_ratio: float      # the same with the display stripped
+    repeated: int                     # candidates with a sentence repeated inside them
+    dangling: int                     # candidates naming a hop without its evidence
+    side_accuracy: float | None       # bag-of-words cited-vs-plain accuracy (None: identical)
+    cited_features: list[str] = field(default_factory=list)
+    plain_features: list[str] = field(default_factory=list)
+    differ: float | None = None       # natural: share of pairs whose stripped sides differ
+    breaches: list[str] = field(default_factory=list)
+
+
+def audit_split(name: str, pairs: list[Pair], items: dict, seed: int = SEED) -> SplitAudit:
+    grams = one_sided(pairs)
+    top = grams.iloc[0] if len(grams) else None
+    stripped = [(strip_artifacts(p.cited), strip_artifacts(p.plain)) for p in pairs]
+    ratio = float(np.median([len(p.cited) / len(p.plain) for p in pairs]))
+    s_ratio = float(np.median([len(c) / len(q) for c, q in stripped]))
+    repeated = sum(bool(repeated_sentences(t, _answers(p)))
+                   for p, (c, q) in zip(pairs, stripped) for t in (c, q))
+    dangling = sum(bool(dangling_references(p, items)) for p in pairs)
+    identical = all(c == q for c, q in stripped)
+    acc, cf, pf = ((None, [], []) if identical or name in NGRAM_EXEMPT
+                   else side_classifier(pairs, seed))
+    a = SplitAudit(name, len(pairs), top["ngram"] if top is not None else "",
+                   top["side"] if top is not None else "",
+                   float(top["one_sided"]) if top is not None else 0.0, ratio, s_ratio,
+                   repeated, dangling, acc, cf, pf)
+    if name.startswith("natural"):
+        a.differ = float(np.mean([c != q for c, q in stripped]))
+        if a.differ < MIN_NATURAL_DIFFER:
+            a.breaches.append(f"stripped sides differ in {a.differ:.0%} of pairs "
+                              f"(budget >= {MIN_NATURAL_DIFFER:.0%})")
+    if name not in NGRAM_EXEMPT and a.top_ngram_share > MAX_ONE_SIDED:
+        a.breaches.append(f"n-gram {a.top_ngram!r} on the {a.top_ngram_side} side only in "
+                          f"{a.top_ngram_share:.0%} of pairs (budget {MAX_ONE_SIDED:.0%})")
+    if repeated:
+        a.breaches.append(f"{repeated} candidates repeat a sentence (budget 0)")
+    if dangling:
+        a.breaches.append(f"{dangling} pairs name a hop without its evidence (budget 0)")
+    return a
+
+
+def run_audit(splits_dir: Path | str | None = None, seed: int = SEED,
+              names: tuple[str, ...] = SPLIT_NAMES) -> tuple[list[SplitAudit], dict]:
+    """Audit every split in ``splits_dir`` (default data/splits); also the tier classifier."""
+    items = {i.id: i for i in load_hotpotqa()}
+    splits = {n: load_split(n, splits_dir) for n in names}
+    audits = [audit_split(n, splits[n], items, seed) for n in names]
+    tiers = tier_classifier(splits, seed) if set(TIER_SPLITS) <= set(names) else {}
+    return audits, tiers
+
+
+def table(audits: list[SplitAudit]) -> pd.DataFrame:
+    rows = []
+    for a in audits:
+        rows.append({
+            "split": a.split, "pairs": a.pairs,
+            "top one-sided n-gram": f"{a.top_ngram} ({a.top_ngram_side})" if a.top_ngram else "—",
+            "share": f"{a.top_ngram_share:.1%}",
+            "length ratio": f"{a.length_ratio:.2f}",
+            "stripped ratio": f"{a.stripped_length_ratio:.2f}",
+            "repeated": a.repeated, "dangling": a.dangling,
+            "side accuracy": ("exempt" if a.split in NGRAM_EXEMPT else "identical")
+            if a.side_accuracy is None else f"{a.side_accuracy:.1%}",
+            "differ": "—" if a.differ is None else f"{a.differ:.1%}",
+            "budget": "exempt" if a.split in NGRAM_EXEMPT and not a.breaches
+            else ("pass" if not a.breaches else "FAIL")})
+    return pd.DataFrame(rows)
+
+
+def markdown(audits: list[SplitAudit], tiers: dict) -> str:
+    """The audit figures as Markdown (the block data/DATASHEET.md carries)."""
+    lines = [table(audits).to_markdown(index=False), ""]
+    feats = [a for a in audits if a.side_accuracy is not None and a.side_accuracy >= 0.6]
+    if feats:
+        lines.append("Words that carry the cited-vs-plain signal where the classifier beats 60%:")
+        lines.append("")
+        for a in feats:
+            lines.append(f"- `{a.split}` ({a.side_accuracy:.1%}): cited side "
+                         f"{', '.join(a.cited_features) or '—'}; plain side "
+                         f"{', '.join(a.plain_features) or '—'}")
+        lines.append("")
+    if tiers:
+        lines.append(f"Tier classifier (one-sided words of a pair, {len(TIER_SPLITS)} HotpotQA "
+                     f"tiers, 100 pairs each, 5-fold): balanced accuracy "
+                     f"{tiers['balanced_accuracy']:.1%} (chance {tiers['chance']:.0%}).")
+        lines.append("")
+        for name in TIER_SPLITS:
+            lines.append(f"- `{name}`: recall {tiers['recall'][name]:.0%}; strongest words "
+                         f"{', '.join(tiers['features'][name])}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+DATASHEET = paths.DATA / "DATASHEET.md"
+BLOCK = ("<!-- audit:begin (python -m tjb_lib audit --write-datasheet) -->", "<!-- audit:end -->")
+
+
+def datasheet_block(text: str) -> str:
+    """The audit figures block of a datasheet (between the BLOCK markers)."""
+    start, end = text.index(BLOCK[0]) + len(BLOCK[0]), text.index(BLOCK[1])
+    return text[start:end].strip("\n") + "\n"
+
+
+def main(splits_dir: str | None = None, write_datasheet: bool = False) -> int:
+    audits, tiers = run_audit(splits_dir)
+    figures = markdown(audits, tiers)
+    print(figures)
+    bad = [(a.split, b) for a in audits for b in a.breaches]
+    for split, b in bad:
+        print(f"BUDGET {split}: {b}")
+    if write_datasheet:
+        text = DATASHEET.read_text(encoding="utf-8")
+        start, end = text.index(BLOCK[0]) + len(BLOCK[0]), text.index(BLOCK[1])
+        DATASHEET.write_text(f"{text[:start]}\n{figures}{text[end:]}", encoding="utf-8")
+        print(f"wrote the audit figures into {DATASHEET}")
+    return 1 if bad else 0
