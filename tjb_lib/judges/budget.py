@@ -27,7 +27,7 @@ from tjb_lib.records import Request, Response
 
 BUDGET_ENV = "TJB_BUDGET_USD"
 LEDGER_ENV = "TJB_BUDGET_LEDGER"
-BYTES_PER_TOKEN_FLOOR = 2  # input tokens are counted as utf-8 bytes / 2: an upper bound
+BYTES_PER_TOKEN_FLOOR = 1.5  # utf-8 bytes / 1.5: an upper bound (number-heavy FinQA text reaches 1.9)
 MESSAGE_OVERHEAD_TOKENS = 8
 
 
