@@ -77,11 +77,12 @@ def test_judge_yourself_runs_headless_on_the_example_and_reruns_to_the_same_file
 def test_explorer_runs_headless_with_the_papers_frontier_and_explained_judges(tmp_path):
     from tjb_lib.reproduce import execute
 
-    execute(paths.NOTEBOOKS / "08_explore.py",
-            parameters={"replay_only": True, "outputs_dir": str(tmp_path / "o")},
-            out_dir=tmp_path / "nb")
+    source = paths.NOTEBOOKS / "08_explore.py"
+    params = {"replay_only": True, "outputs_dir": str(tmp_path / "o")}
+    first = execute(source, parameters=params, out_dir=tmp_path / "nb").read_bytes()
     text, images = _outputs(tmp_path / "nb" / "08_explore.ipynb")
     assert "ERROR " not in text
     assert images == 2  # L0 against L4 by tier; the judge beside the paper's frontier
     assert "smollm2: " in text and "scored from P(A)/P(B)/P(Tie)" in text
     assert "```text" in text and "**Task.**" not in text  # pair text shown verbatim
+    assert execute(source, parameters=params, out_dir=tmp_path / "nb").read_bytes() == first
