@@ -130,10 +130,8 @@ def test_example_rule_reads_only_the_shown_candidates():
     assert jy.example_answer("L4", longer, cited) == "Tie"  # same final answer under L4
     other = "Answer: Lyon\n\nEvidence:\n- Paris is the capital of France."
     assert jy.example_answer("L4", other, longer) == "B"  # answers differ: the L0 rule
-    assert jy.final_answer("Key facts:\n- x\n\nFinal answer: New York Giants [1]") == \
-        "New York Giants"
-    assert jy.final_answer("The answer is 42 [1].\n\nBecause.") == "42"
-    assert jy.final_answer("Because. So the answer is 42.") == "42"
+    brief = "Answer in brief: Paris [1].\n\nParis is the capital of France."  # another form
+    assert jy.example_answer("L4", brief, longer) == "Tie"
     assert jy.final_answer("no answer here") is None
 
 

@@ -21,6 +21,7 @@ import pandas as pd
 
 from tjb_lib import annotate, explore, paths, plan
 from tjb_lib.pairs import load_split
+from tjb_lib.pairs.render import final_answer
 from tjb_lib.pairs.strip import strip_artifacts
 from tjb_lib.protocols.templates import load_template
 from tjb_lib.records import Pair
@@ -171,27 +172,21 @@ def read_verdicts(folder: Path | str, annotator: str) -> pd.DataFrame:
 # --------------------------------------------------------------------------- the example
 
 
-def final_answer(text: str) -> str | None:
-    """The final answer a candidate states ("Answer: ...", "Final answer: ...", "The answer is
-    ...", "So the answer is ..."), with citation-like display removed; None when none is found."""
-    m = re.search(r"(?m)^(?:Final answer|Answer):[ \t]*(\S.*)$"
-                  r"|(?:So the answer is|The answer is)[ \t]+(.+?)\.?[ \t]*$",
-                  strip_artifacts(text))
-    return None if m is None else (m.group(1) or m.group(2)).strip()
-
-
 def example_answer(level: str, candidate_a: str, candidate_b: str) -> str:
     """The deterministic rule that wrote the shipped example labels (not a person). It reads
     only the two candidates as shown. Under L0 the candidate with more substance wins (text left
     once citation-like display is removed by :func:`tjb_lib.pairs.strip.strip_artifacts`); equal
     substance goes to the one that shows more display; identical candidates are a Tie. Under L4
-    it answers Tie whenever both state the same final answer, as the L4 instruction asks, and
-    otherwise follows the L0 rule."""
+    it answers Tie whenever both state the same final answer (read by
+    :func:`tjb_lib.pairs.render.final_answer`), as the L4 instruction asks, and otherwise follows
+    the L0 rule."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
     if level == "L4":
-        answer = final_answer(candidate_a)
-        if answer is not None and answer == final_answer(candidate_b):
+        a_answer, b_answer = (final_answer(strip_artifacts(c)) for c in (candidate_a, candidate_b))
+        # a form's sentence end ("Answer in brief: X.") is not part of the answer
+        if a_answer is not None and b_answer is not None and \
+                a_answer.rstrip(".") == b_answer.rstrip("."):
             return "Tie"
     a = (len(strip_artifacts(candidate_a)), len(candidate_a))
     b = (len(strip_artifacts(candidate_b)), len(candidate_b))
