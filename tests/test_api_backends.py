@@ -8,6 +8,7 @@ attempts; the retry sleeps are recorded instead of slept, so the suite stays fas
 from __future__ import annotations
 
 import json
+import math
 import random
 import threading
 import time
@@ -129,6 +130,17 @@ def test_label_probs_take_the_first_token_when_reply_is_not_json():
     assert index == 0
     assert probs == pytest.approx({"B": 0.904837, "A": 0.082085}, rel=1e-5)
     assert label_probs_from_logprobs([]) == (None, None)
+
+
+def test_a_tie_split_over_tokens_is_read_from_its_first_token():
+    content = [{"token": t, "logprob": -0.01} for t in ('{"', "winner", '":', ' "')] + [
+        {"token": "A", "logprob": -0.2, "top_logprobs": [{"token": "A", "logprob": -0.2},
+                                                          {"token": "T", "logprob": -2.0},
+                                                          {"token": "B", "logprob": -3.0},
+                                                          {"token": "The", "logprob": -4.0}]}]
+    probs, index = label_probs_from_logprobs(content)
+    assert index == 4 and set(probs) == {"A", "B", "Tie"}
+    assert probs["Tie"] == pytest.approx(math.exp(-2.0))  # "T" starts only "Tie"; "The" no label
 
 
 # ---- faults ----------------------------------------------------------------------------------

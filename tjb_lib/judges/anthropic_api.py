@@ -86,7 +86,6 @@ class AnthropicJudge(APIJudge):
 
     def __init__(self, name: str, model: str, base_url: str | None = None, **kwargs: Any):
         super().__init__(name, model, base_url=base_url, **kwargs)
-        self.params.setdefault("temperature", 0)
         if all(self.params.get(k) is not None for k in SAMPLING):
             raise ValueError(f"judge {name!r}: give temperature or top_p, not both (the Messages "
                              "API refuses both for Claude Sonnet 4.5 and later)")

@@ -46,6 +46,7 @@ class APIJudge(Judge):
         if unknown:
             raise ValueError(f"judge {name!r}: unknown params {unknown}; "
                              f"{type(self).__name__} takes {list(self.params_allowed)}")
+        self.params.setdefault("temperature", 0)  # the paper judges at temperature 0
         if backend:
             self.backend = backend
         self.base_url = endpoints.checked_url(base_url or self.default_url, name)

@@ -39,11 +39,13 @@ _LABEL_VALUE = re.compile(r'"(?:%s)"\s*:\s*"?' % "|".join(LABEL_KEYS))
 
 
 def _normalise_label(token: str) -> str | None:
-    """The label a single token spells, if any: "A", " B", '"Tie' -> A / B / Tie."""
+    """The label a single token spells or begins, if any: "A", " B", '"Tie' -> A / B / Tie, and
+    "T" or "Ti" -> Tie, since tokenizers that split "Tie" (SmolLM2's does) start it that way and
+    no other label starts with a T."""
     t = token.strip().strip('"').strip()
     if t in ("A", "B"):
         return t
-    if t.lower() == "tie":
+    if t and "tie".startswith(t.lower()):
         return "Tie"
     return None
 
@@ -54,7 +56,7 @@ def label_probs_from_logprobs(content: list[dict[str, Any]] | None) -> tuple[
 
     The label position is the first token of the label value after a ``"winner":`` key when the
     reply is JSON, else the first non-blank token. Probabilities are exp(logprob) as returned,
-    not renormalised; a label missing from the top list (or split over tokens) is absent.
+    not renormalised; a label missing from the top list is absent.
     Returns (probs or None, token index or None).
     """
     if not content or not isinstance(content, list) or not all(isinstance(c, dict) for c in content):
@@ -141,10 +143,6 @@ class OpenAIJudge(APIJudge):
     default_url = OPENAI_URL
     provider_key_env = "OPENAI_API_KEY"
     params_allowed = OPENAI_PARAMS
-
-    def __init__(self, name: str, model: str, base_url: str | None = None, **kwargs: Any):
-        super().__init__(name, model, base_url=base_url, **kwargs)
-        self.params.setdefault("temperature", 0)
 
     def _make_client(self, key: str) -> Any:
         import openai
