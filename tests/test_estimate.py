@@ -96,3 +96,19 @@ def test_plan_command_prints_the_table_and_what_it_rests_on():
     assert "prices of 2026-10-17" in out and "caches prefixes from 0 tokens" in out
     bad = _plan("--judge", "gpt-9")
     assert bad.returncode == 2 and bad.stderr.startswith("error: unknown judge 'gpt-9'")
+
+
+@pytest.mark.slow
+def test_the_readme_shows_the_paper_matrix_cost_that_plan_computes():
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for judge in ("gpt-5.5", "claude-sonnet-4-6", "deepseek-v4-flash"):
+        row = re.search(rf"^\| {re.escape(judge)} \| (\$.+) \|$", readme, re.M).group(1)
+        shown = [cell.strip() for cell in row.split("|")]
+        total = plan_cost(judge, "paper").iloc[-1]
+        trace = per_1000(rates(judge)).set_index("setting").loc["trace_v2", "usd_per_1000_list"]
+        expected = [f"${total['usd_list']:,.2f}",
+                    "no batch API" if total["usd_batch"] is None else f"${total['usd_batch']:,.2f}",
+                    f"${total['usd_cached']:,.2f}", f"${trace:,.2f}"]
+        assert shown == expected, judge

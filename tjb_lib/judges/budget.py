@@ -1,8 +1,8 @@
 """A spending limit for judge calls: ``--budget USD`` on ``judge`` and ``reproduce``.
 
 Before each call an API judge reserves the most the call can cost at list price (every input
-token at the fresh-input rate, with input counted as one token per two bytes, which no provider
-tokenizer undercounts for these prompts, plus the full output cap); when the reserved and spent
+token at the fresh-input rate, with input counted as one token per 1.5 bytes of UTF-8, more than
+a BPE tokenizer counts even for number-heavy FinQA text, plus the full output cap); when the reserved and spent
 dollars would pass the limit, the call is not made and ``BudgetExceeded`` stops the run (a
 ``FatalJudgeError``: one line, non-zero exit, nothing recorded as failed). After the call the
 reservation is replaced by what the reply's usage costs. Calls answered from the store cost
@@ -27,7 +27,7 @@ from tjb_lib.records import Request, Response
 
 BUDGET_ENV = "TJB_BUDGET_USD"
 LEDGER_ENV = "TJB_BUDGET_LEDGER"
-BYTES_PER_TOKEN_FLOOR = 1.5  # utf-8 bytes / 1.5: an upper bound (number-heavy FinQA text reaches 1.9)
+BYTES_PER_TOKEN_FLOOR = 1.5  # an upper bound: number-heavy FinQA text reaches 1.9 bytes a token
 MESSAGE_OVERHEAD_TOKENS = 8
 
 
