@@ -1,4 +1,5 @@
-"""Command line: ``python -m tjb_lib build | audit | judge | check | plan | reproduce | bench``."""
+"""Command line: ``python -m tjb_lib build | audit | generate | judge | check | plan | reproduce
+| bench``."""
 from __future__ import annotations
 
 import argparse
@@ -26,6 +27,29 @@ def _audit(args: argparse.Namespace) -> int:
     from tjb_lib.audit import main as audit_main
 
     return audit_main(args.splits, write_datasheet=args.write_datasheet)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from tjb_lib.generate import generate_natural
+    from tjb_lib.judges.base import FatalJudgeError
+    from tjb_lib.runner import RunError
+    from tjb_lib.runner.comparisons import resolve_judge
+
+    if not args.generator and not (args.base_url and args.model):
+        return _error("generate: give --generator NAME, or --base-url URL and --model M", 2)
+    try:
+        judge = resolve_judge(args.generator or args.model, base_url=args.base_url,
+                              model=args.model)
+        record = generate_natural(judge, limit=args.limit, out_dir=args.out,
+                                  concurrency=args.concurrency)
+    except RunError as e:
+        return _error(str(e), 2)
+    except FatalJudgeError as e:
+        return _error(str(e), 1)
+    print(f"{record['kept']} of {record['items']} items kept as natural pairs "
+          f"({record['calls_made']} calls made, {record['calls_from_store']} from the store); "
+          f"rejected: {record['rejected'] or 'none'}")
+    return 0
 
 
 def _judge(args: argparse.Namespace) -> int:
@@ -128,6 +152,17 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--write-datasheet", action="store_true",
                    help="also rewrite the audit figures block of data/DATASHEET.md")
     a.set_defaults(func=_audit)
+
+    g = sub.add_parser("generate", help="write natural pairs with an LLM (a catalog judge or a "
+                       "served model)")
+    g.add_argument("kind", choices=("natural",))
+    g.add_argument("--generator", default=None, help="judge name from tjb_lib.judges.catalog")
+    g.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (vLLM)")
+    g.add_argument("--model", default=None, help="model id at --base-url")
+    g.add_argument("--limit", type=int, default=None, help="first N HotpotQA items (seeded order)")
+    g.add_argument("--out", default=None, help="output folder (default outputs/generated/natural)")
+    g.add_argument("--concurrency", type=int, default=1)
+    g.set_defaults(func=_generate)
 
     j = sub.add_parser("judge", help="judge one split under one protocol with one judge")
     j.add_argument("--split", required=True)
