@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from tjb_lib.records import Request, Response, stable_hash
+from tjb_lib.records import Request, Response, request_key
 from tjb_lib.store import INDEX_NAME, LOG_NAME, ResponseStore, SecretLeakError
 
 IDENTITY = {"backend": "test", "model": "m", "params": {"temperature": 0.0}}
@@ -17,7 +17,7 @@ def _req(i: int) -> Request:
 
 
 def _key(i: int) -> str:
-    return stable_hash({"judge": IDENTITY, "request": _req(i).to_dict()})
+    return request_key(IDENTITY, _req(i))
 
 
 def _filled(path, n: int) -> ResponseStore:

@@ -76,11 +76,11 @@ def resolve_judge(judge: Judge | str, base_url: str | None = None,
     """A judge object from a catalog name (errors a person can fix are ``RunError``)."""
     if isinstance(judge, Judge):
         return judge
-    from tjb_lib.judges.catalog import find_spec, get_judge
+    from tjb_lib.judges.catalog import get_judge, resolve
 
     try:
         if rationales:  # local judges score without text unless asked to write their reasons
-            if base_url or find_spec(judge).backend != "local_hf":
+            if resolve(judge, base_url, model).backend != "local_hf":
                 raise ValueError("--rationales is for local judges; API judges always "
                                  "return their reason")
             j = get_judge(judge, model=model, params={"rationales": True})
