@@ -12,7 +12,8 @@ import pytest
 from tjb_lib.estimate import count_request
 from tjb_lib.judges.batch import collect, submit_batch, wait
 from tjb_lib.judges.budget import (BUDGET_ENV, LEDGER_ENV, Budget, BudgetExceeded, _cost,
-                                   response_cost, set_budget, worst_case_tokens)
+                                   response_cost, set_budget, shared_budget,
+                                   worst_case_tokens)
 from tjb_lib.judges.catalog import get_judge
 from tjb_lib.judges.retry import RetryPolicy
 from tjb_lib.pairs import load_split
@@ -94,13 +95,16 @@ def test_the_command_line_budget_reaches_the_judge_and_a_bad_value_is_refused(mo
     set_budget(2.5)
     assert os.environ[BUDGET_ENV] == "2.5" and LEDGER_ENV not in os.environ
     assert Budget.from_env().limit_usd == 2.5
-    set_budget(1.25, shared=True)
-    assert Path(os.environ[LEDGER_ENV]).exists()
-    assert Budget.from_env().ledger == Path(os.environ[LEDGER_ENV])
+    set_budget(1.25, tmp_path / "spend.ledger")
+    assert Budget.from_env().ledger == tmp_path / "spend.ledger"
     with pytest.raises(ValueError, match="non-negative"):
         set_budget(-1)
     del os.environ[BUDGET_ENV], os.environ[LEDGER_ENV]
     assert Budget.from_env() is None
+    with shared_budget(3.0):  # what reproduce --budget does around its notebooks
+        ledger = Path(os.environ[LEDGER_ENV])
+        assert Budget.from_env().limit_usd == 3.0 and ledger.parent.is_dir()
+    assert BUDGET_ENV not in os.environ and not ledger.parent.exists()  # nothing left behind
 
 
 def test_judge_command_with_a_tiny_budget_stops_before_any_call_with_one_line(tmp_path):

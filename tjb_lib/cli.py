@@ -111,12 +111,11 @@ def _plan(args: argparse.Namespace) -> int:
 def _reproduce(args: argparse.Namespace) -> int:
     from tjb_lib.reproduce import reproduce
 
-    if args.budget is not None:
-        from tjb_lib.judges.budget import set_budget
-        set_budget(args.budget, shared=True)  # one budget across the notebooks' kernels
+    from tjb_lib.judges.budget import shared_budget
 
-    return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
-                     scale=args.scale, outputs_dir=args.outputs_dir)
+    with shared_budget(args.budget):  # one budget across the notebooks' kernels
+        return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
+                         scale=args.scale, outputs_dir=args.outputs_dir)
 
 
 def _bench(args: argparse.Namespace) -> int:

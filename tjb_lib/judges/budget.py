@@ -168,16 +168,30 @@ _SHARED: dict[tuple[float, str | None], Budget] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def set_budget(limit_usd: float, shared: bool = False) -> None:
-    """Give this process (and the notebook kernels it starts) a budget; ``shared`` adds a fresh
-    ledger file so that every process counts against the same limit."""
+def set_budget(limit_usd: float, ledger: str | Path | None = None) -> None:
+    """Give this process (and the processes it starts) a budget; with a ``ledger`` file every
+    process counts against the same limit."""
     Budget(limit_usd)  # a bad value is refused here, before anything runs
     os.environ[BUDGET_ENV] = repr(float(limit_usd))
-    if shared:
-        import tempfile
-
-        fd, path = tempfile.mkstemp(prefix="tjb-budget-", suffix=".ledger")
-        os.close(fd)
-        os.environ[LEDGER_ENV] = path
+    if ledger is not None:
+        os.environ[LEDGER_ENV] = str(ledger)
     else:
         os.environ.pop(LEDGER_ENV, None)
+
+
+@contextmanager
+def shared_budget(limit_usd: float | None) -> Iterator[None]:
+    """A budget shared by this process and the notebook kernels it starts, for as long as the
+    block runs; its ledger is a temporary file, removed afterwards. None: no budget."""
+    if limit_usd is None:
+        yield
+        return
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="tjb-budget-") as folder:
+        set_budget(limit_usd, Path(folder) / "spend.ledger")
+        try:
+            yield
+        finally:
+            os.environ.pop(BUDGET_ENV, None)
+            os.environ.pop(LEDGER_ENV, None)
