@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from tjb_lib import metrics, stats
+from tjb_lib import cost, metrics, stats
 from tjb_lib.bench import arg_parser, figure_line, write_result
 from tjb_lib.protocols import LEVELS
 from tjb_lib.records import ORDERS, VERDICT_COLUMNS
@@ -94,7 +94,7 @@ def main() -> int:
         "order_gap_table": lambda: metrics.order_gap_table(df, by, n_resamples=n_resamples),
         "paired_contrast_L0_L4": lambda: metrics.paired_contrast(
             df, {"level": "L0"}, {"level": "L4"}, by=("judge", "split"), n_resamples=n_resamples),
-        "protocol_cost": lambda: metrics.protocol_cost(df, prices=(5.0, 30.0)),
+        "protocol_cost": lambda: cost.protocol_cost(df, prices=(5.0, 30.0)),
     }
     table_s, table_rows = {}, {}
     for name, fn in tables.items():

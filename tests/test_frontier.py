@@ -77,7 +77,9 @@ def test_tie_rate_grows_with_the_threshold_on_every_tier(rule, grid):
     assert curve["equivalent_tie"].iloc[-1] > curve["equivalent_tie"].iloc[0]
     # resolution is what the Tie rule costs: better-plain falls as Tie rises
     assert curve["moderate_better_plain"].iloc[-1] < curve["moderate_better_plain"].iloc[0]
-    assert (curve["equivalent_n"] == 120).all()
+    # n counts parsed verdicts; the few exact ties between top labels are unparsed beside it
+    replied = curve["equivalent_n"] / (1 - curve["equivalent_unparsed"] / 100)
+    assert np.allclose(replied, 120) and (curve["equivalent_n"] >= 118).all()
     if rule == "margin":  # margin 1 declares every scored comparison a Tie
         assert curve["equivalent_tie"].iloc[-1] == 100.0
         assert curve["delta_citation"].iloc[-1] == 0.0
@@ -86,14 +88,14 @@ def test_tie_rate_grows_with_the_threshold_on_every_tier(rule, grid):
 def test_tier_rates_match_hand_counts():
     df = _run(seed=5)
     pt = frontier.ladder_points(df, by=("judge",)).iloc[0]
-    eq = df[df.target_relation == "equivalent"]
+    eq = df[(df.target_relation == "equivalent") & (df.decision != "unparsed")]
     assert pt["equivalent_n"] == len(eq)
     w_c = 100 * (eq.decision == "cited").mean()
     w_p = 100 * (eq.decision == "plain").mean()
     assert pt["equivalent_cited"] == pytest.approx(w_c)
     assert pt["delta_citation"] == pytest.approx(w_c - w_p)
     assert pt["delta_citation"] > 0  # the toy judge likes the citation display
-    mod = df[df.target_relation == "quality_moderate"]
+    mod = df[(df.target_relation == "quality_moderate") & (df.decision != "unparsed")]
     assert pt["moderate_better_plain"] == pytest.approx(100 * (mod.decision == "plain").mean())
 
 

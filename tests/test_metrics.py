@@ -43,14 +43,24 @@ def test_equivalence_rates_from_hand_counts():
     assert (t["n_unparsed"], t["n_failed"]) == (0, 0)
 
 
-def test_unparsed_rows_stay_in_n_and_failed_rows_are_counted_not_dropped():
+def test_rates_are_over_parsed_verdicts_with_the_unparsed_share_beside_them():
     df = rows(repeat({"cited": 3, "plain": 1, "tie": 4, "unparsed": 2, "failed": 1}))
     t = metrics.equivalence_table(df, n_resamples=100).iloc[0]
-    assert (t["n"], t["n_unparsed"], t["n_failed"]) == (10, 2, 1)
-    assert t["citation_win"] == 30.0 and t["unparsed"] == 20.0
-    assert t["citation_win"] + t["base_win"] + t["tie"] + t["unparsed"] == pytest.approx(100)
+    assert (t["n"], t["n_unparsed"], t["n_failed"]) == (8, 2, 1)
+    assert t["citation_win"] == 37.5 and t["unparsed"] == 20.0  # 2 of the 10 replies
+    assert t["citation_win"] + t["base_win"] + t["tie"] == pytest.approx(100)
+    assert t["unparsed_low"] < 20.0 < t["unparsed_high"]
     r = metrics.decision_rates(df).iloc[0]
-    assert r["tie"] == 40.0 and r["n_tie"] == 4  # unparsed never becomes Tie
+    assert r["tie"] == 50.0 and r["n_tie"] == 4  # unparsed never becomes Tie
+
+
+def test_a_group_with_no_parsed_verdict_has_no_rate_not_zero():
+    df = rows(["unparsed"] * 6)
+    for table in (metrics.equivalence_table(df, n_resamples=50), metrics.graded_table(df),
+                  metrics.decision_rates(df)):
+        t = table.iloc[0]
+        assert t["n"] == 0 and t["n_unparsed"] == 6 and t["unparsed"] == 100.0
+        assert np.isnan(t["tie"]) and np.isnan(t["tie_low"]) and np.isnan(t["tie_high"])
 
 
 def test_groups_with_a_missing_level_are_kept():
@@ -274,12 +284,13 @@ def test_ranking_scores_sum_to_200_and_count_ties_half():
     assert t.loc["cited_full", "score"] == pytest.approx(100 * (20 + 5) / 30)
 
 
-def test_unparsed_ranking_rows_score_zero_and_are_reported():
+def test_unparsed_ranking_rows_are_left_out_of_the_scores_and_reported():
     df = _ranking(lambda *a: "tie")
     df.loc[0, "decision"] = "unparsed"
     t = metrics.ranking_scores(df)
     assert t["n_unparsed"].sum() == 2  # one row, two systems
-    assert t["score"].sum() == pytest.approx(200 - 2 * 50 / 30)
+    assert t["n"].sum() == 2 * len(df) - 2
+    assert t["score"].sum() == pytest.approx(200)
 
 
 def test_direct_plain_full_vs_cited_full_counts_like_table_a18():
@@ -288,23 +299,6 @@ def test_direct_plain_full_vs_cited_full_counts_like_table_a18():
 
     t = metrics.direct_comparison(_ranking(decide)).iloc[0]
     assert (t["plain_full_wins"], t["cited_full_wins"], t["tie"], t["n"]) == (0, 8, 2, 10)
-
-
-# --------------------------------------------------------------------------- protocol cost
-
-
-def test_protocol_cost_per_ordered_comparison_and_dollars():
-    single = rows(["tie"] * 4, calls=1, input_tokens=500, output_tokens=50)
-    trace = rows(["tie"] * 4, protocol="trace_v2", level=None, calls=2, input_tokens=1800,
-                 output_tokens=400)
-    trace.loc[0, ["input_tokens", "output_tokens"]] = None
-    t = metrics.protocol_cost(pd.concat([single, trace]), prices=(5.0, 30.0)).set_index("protocol")
-    assert t.loc["ladder", "calls_per_comparison"] == 1.0
-    assert t.loc["trace_v2", "calls_per_comparison"] == 2.0
-    assert t.loc["trace_v2", "tokens_per_comparison"] == 2200.0
-    assert t.loc["trace_v2", "n_missing_usage"] == 1
-    assert t.loc["ladder", "usd_per_1000_comparisons"] == pytest.approx(
-        1000 * (500 * 5 + 50 * 30) / 1e6)
 
 
 # --------------------------------------------------------------------------- speed
@@ -326,7 +320,9 @@ def test_100k_verdict_rows_summarise_with_2000_resample_bootstraps_in_seconds():
     gr = metrics.graded_table(df, n_resamples=2000)
     og = metrics.order_gap_table(df, n_resamples=2000)
     elapsed = time.perf_counter() - start
-    assert eq["n"].sum() == n and gr["n"].sum() == n and len(og) == 2
+    parsed = int((df["decision"] != "unparsed").sum())
+    assert eq["n"].sum() == parsed and gr["n"].sum() == parsed and len(og) == 2
+    assert (eq["n"] + eq["n_unparsed"]).sum() == n
     assert elapsed < 10, f"took {elapsed:.1f}s"
 
 
@@ -334,14 +330,7 @@ def test_tables_work_pooled_without_grouping_keys():
     df = rows(repeat({"cited": 3, "plain": 1, "tie": 4, "unparsed": 1}))
     eq = metrics.equivalence_table(df, by=(), n_resamples=50)
     og = metrics.order_gap_table(df, by=(), n_resamples=50)
-    assert len(eq) == 1 and eq["n"].dtype.kind == "i" and eq.loc[0, "n"] == 9
-    assert og.loc[0, "order_gap"] == pytest.approx(100 * 2 / 5 - 100 * 1 / 4)
+    assert len(eq) == 1 and eq["n"].dtype.kind == "i" and eq.loc[0, "n"] == 8
+    # rows alternate orders: the unparsed 9th row is cited-first, so 4 parsed in each order
+    assert og.loc[0, "order_gap"] == pytest.approx(100 * 2 / 4 - 100 * 1 / 4)
     assert not np.isnan(og.loc[0, "order_gap_low"])
-
-
-def test_per_judge_prices_must_cover_every_judge():
-    df = rows(["tie"] * 2, calls=1, input_tokens=10, output_tokens=1)
-    with pytest.raises(ValueError, match="no price for judge"):
-        metrics.protocol_cost(df, prices={"someone-else": (1.0, 2.0)})
-    t = metrics.protocol_cost(df, prices={"judge-x": (1.0, 2.0)})
-    assert t.loc[0, "usd_per_1000_comparisons"] == pytest.approx(1000 * (10 + 2) / 1e6)

@@ -121,8 +121,8 @@ def _need(rows: pd.DataFrame, cols: Iterable[str], where: str) -> None:
 def tier_rates(rows: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
     """One row per group: per tier (target relation) n and the cited / plain / tie rates in
     percent, plus Δcitation (equivalence: W_cited - W_plain) and Δquality (moderate:
-    W_better-plain - W_worse-cited). Same denominator as ``tjb_lib.metrics``: replied rows
-    (unparsed included, failed left out)."""
+    W_better-plain - W_worse-cited). Same denominator as ``tjb_lib.metrics``: parsed verdicts;
+    ``unparsed`` is the share of the replies that did not parse (failed calls left out)."""
     _need(rows, ("decision", "target_relation", *by), "verdict rows")
     keys = list(by) or ["_all"]  # a constant key keeps the frame shape when there is no group
     d = rows.assign(_tier=rows["target_relation"].map(TIERS).fillna(rows["target_relation"]),
@@ -133,10 +133,11 @@ def tier_rates(rows: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
     for v in ("cited", "plain", "tie", "unparsed"):
         if v not in counts.columns:
             counts[v] = 0
-    n = counts[["cited", "plain", "tie", "unparsed"]].sum(axis=1)
+    n = counts[["cited", "plain", "tie"]].sum(axis=1)
     rates = pd.DataFrame({"n": n})
-    for v in ("cited", "plain", "tie", "unparsed"):
-        rates[v] = 100.0 * counts[v] / n
+    for v in ("cited", "plain", "tie"):
+        rates[v] = 100.0 * counts[v] / n.where(n > 0)
+    rates["unparsed"] = 100.0 * counts["unparsed"] / (n + counts["unparsed"])
     wide = rates.unstack("_tier")
     wide.columns = [f"{tier}_{stat}" for stat, tier in wide.columns]
     wide = wide.reset_index() if by else wide.reset_index(drop=True)

@@ -1,14 +1,17 @@
 """Verdict rows -> the paper's tables (A9-A19): rates, signed effects, order gaps, Tie by target
-relation, Tie precision, paired protocol contrasts, ranking scores and protocol cost.
+relation, Tie precision, paired protocol contrasts and ranking scores (protocol cost is in
+``tjb_lib.cost``).
 
 Conventions shared by every table (paper §3, §6-§7; choices the paper leaves open are marked):
 
 * Unit: one verdict row = one ordered comparison (pair x order x protocol x level x paraphrase
   x judge). Rates are percent of ordered comparisons.
-* Denominator ``n`` [our choice]: rows whose call returned, i.e. decision cited|plain|tie|unparsed.
-  Unparsed replies stay in ``n`` (never coerced into Tie), so the verdict rates plus ``unparsed``
-  sum to 100. Failed calls produced no reply: they are counted in ``n_failed`` and kept out of
-  ``n``. No row is dropped silently: every table carries ``n_unparsed`` and ``n_failed``.
+* Denominator ``n`` [our choice]: parsed verdicts, i.e. decision cited|plain|tie. An unparsed
+  reply is never coerced into a verdict: it is counted in ``n_unparsed`` and shown beside the
+  rates as ``unparsed``, its share of the replies that came back (parsed + unparsed). Failed
+  calls produced no reply: they are counted in ``n_failed``. No row is dropped silently: every
+  table carries ``n_unparsed`` and ``n_failed``. A group with no parsed verdict has ``n`` = 0
+  and NaN rates (never 0%).
 * Percentages are computed as 100 * k / n from integer counts, so exact quarters round
   half-to-even the way the paper's tables do (25.25 -> 25.2); see :func:`round_like_paper`.
 * Every rate column ``r`` comes with ``r_low`` / ``r_high``: its 95% Wilson interval, in percent.
@@ -66,9 +69,10 @@ def _keys(df: pd.DataFrame, by: Sequence[str]) -> tuple[pd.DataFrame, list[str]]
 
 
 def _count(df: pd.DataFrame, by: Sequence[str], flags: Mapping[str, np.ndarray]) -> pd.DataFrame:
-    """Sum boolean flags per group; always adds n (replied rows), n_unparsed and n_failed."""
+    """Sum boolean flags per group; always adds n (parsed verdicts), n_unparsed and n_failed."""
     d = df["decision"].to_numpy()
-    cols = {"n": d != "failed", "n_unparsed": d == "unparsed", "n_failed": d == "failed", **flags}
+    cols = {"n": np.isin(d, VERDICTS), "n_unparsed": d == "unparsed", "n_failed": d == "failed",
+            **flags}
     frame, by = _keys(df, by)
     for name, flag in cols.items():
         frame[name] = np.asarray(flag, dtype=np.int64)
@@ -84,6 +88,14 @@ def _add_rate(out: pd.DataFrame, name: str, count_col: str, n_col: str = "n") ->
         out[name] = np.where(n > 0, 100.0 * k / np.where(n > 0, n, 1), np.nan)
     low, high = stats.wilson_many(k, n)
     out[f"{name}_low"], out[f"{name}_high"] = 100 * low, 100 * high
+
+
+def _add_unparsed(out: pd.DataFrame) -> None:
+    """``unparsed``: percent of the replies that came back (parsed + unparsed) that did not
+    parse, with its Wilson interval; shown beside every rate, never inside one."""
+    out["n_replied"] = out["n"] + out["n_unparsed"]
+    _add_rate(out, "unparsed", "n_unparsed", "n_replied")
+    out.drop(columns="n_replied", inplace=True)
 
 
 def _bootstrap_counts(values: Sequence[float], counts: np.ndarray, n_resamples: int,
@@ -122,8 +134,9 @@ def decision_rates(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY) -> pd.DataF
     check_verdicts(df, by)
     d = df["decision"].to_numpy()
     out = _count(df, by, {f"n_{v}": d == v for v in VERDICTS})
-    for v in (*VERDICTS, "unparsed"):
+    for v in VERDICTS:
         _add_rate(out, v, f"n_{v}")
+    _add_unparsed(out)
     return _tail(out, by, ["cited", "plain", "tie", "unparsed"])
 
 
@@ -136,8 +149,9 @@ def equivalence_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
     d = df["decision"].to_numpy()
     out = _count(df, by, {"n_citation_win": d == "cited", "n_base_win": d == "plain",
                           "n_tie": d == "tie"})
-    for name in ("tie", "citation_win", "base_win", "unparsed"):
+    for name in ("tie", "citation_win", "base_win"):
         _add_rate(out, name, f"n_{name}")
+    _add_unparsed(out)
     _signed_effect(out, "signed_effect", "n_citation_win", "n_base_win", n_resamples, seed)
     return _tail(out, by, ["tie", "citation_win", "base_win", "signed_effect"])
 
@@ -157,8 +171,9 @@ def correctness_table(df: pd.DataFrame, by: Sequence[str] = ("judge", "split", "
     out = _count(df, by, {"n_correct_win": d == g,
                           "n_wrong_win": np.isin(d, ("plain", "cited")) & (d != g),
                           "n_tie": d == "tie"})
-    for name in ("correct_win", "wrong_win", "tie", "unparsed"):
+    for name in ("correct_win", "wrong_win", "tie"):
         _add_rate(out, name, f"n_{name}")
+    _add_unparsed(out)
     _signed_effect(out, "correct_margin", "n_correct_win", "n_wrong_win", n_resamples, seed)
     return _tail(out, by, ["correct_win", "wrong_win", "tie"])
 
@@ -171,8 +186,9 @@ def graded_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
     d = df["decision"].to_numpy()
     out = _count(df, by, {"n_better_plain": d == "plain", "n_worse_cited": d == "cited",
                           "n_tie": d == "tie"})
-    for name in ("better_plain", "worse_cited", "tie", "unparsed"):
+    for name in ("better_plain", "worse_cited", "tie"):
         _add_rate(out, name, f"n_{name}")
+    _add_unparsed(out)
     _signed_effect(out, "delta_quality", "n_better_plain", "n_worse_cited", n_resamples, seed)
     return _tail(out, by, ["better_plain", "worse_cited", "tie", "delta_quality"])
 
@@ -187,8 +203,9 @@ def position_table(df: pd.DataFrame, by: Sequence[str] = ("judge", "split", "pro
     second = ((d == "cited") & (o == "plain_first")) | ((d == "plain") & (o == "cited_first"))
     out = _count(df, by, {"n_first_position_win": first, "n_second_position_win": second,
                           "n_tie": d == "tie"})
-    for name in ("first_position_win", "second_position_win", "tie", "unparsed"):
+    for name in ("first_position_win", "second_position_win", "tie"):
         _add_rate(out, name, f"n_{name}")
+    _add_unparsed(out)
     return _tail(out, by, ["first_position_win", "second_position_win", "tie"])
 
 
@@ -221,12 +238,12 @@ def order_gap_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
     """Order gap (§6) = cited-win rate when the cited side is shown first minus when it is shown
     second [sign convention inferred], with a bootstrap interval that resamples units (pair x
     paraphrase by default) so each pair's two orders stay together. A unit judged in only one
-    order still counts for that order. Failed rows are left out (counted in n_failed)."""
+    order still counts for that order. Only parsed verdicts count (unparsed and failed rows are
+    counted in n_unparsed and n_failed)."""
     check_verdicts(df, (*by, *unit))
-    counts = _count(df, by, {"n_cited_first": (df["order"] == "cited_first").to_numpy()
-                             & (df["decision"] != "failed").to_numpy(),
-                             "n_plain_first": (df["order"] == "plain_first").to_numpy()
-                             & (df["decision"] != "failed").to_numpy(),
+    parsed = df["decision"].isin(VERDICTS).to_numpy()
+    counts = _count(df, by, {"n_cited_first": (df["order"] == "cited_first").to_numpy() & parsed,
+                             "n_plain_first": (df["order"] == "plain_first").to_numpy() & parsed,
                              "n_cw_cited_first": ((df["order"] == "cited_first")
                                                   & (df["decision"] == "cited")).to_numpy(),
                              "n_cw_plain_first": ((df["order"] == "plain_first")
@@ -235,8 +252,8 @@ def order_gap_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
     _add_rate(counts, "cited_win_plain_first", "n_cw_plain_first", "n_plain_first")
     counts["order_gap"] = counts["cited_win_cited_first"] - counts["cited_win_plain_first"]
 
-    replied = (df["decision"] != "failed").to_numpy()
-    sub = df.loc[replied]
+    _add_unparsed(counts)
+    sub = df.loc[parsed]
     keyframe, keys = _keys(sub, (*by, *unit))
     wide = _wide_by_order(sub, keys, (sub["decision"] == "cited").to_numpy(float), keyframe)
     lows, highs = [], []
@@ -336,8 +353,9 @@ def paired_contrast(df: pd.DataFrame, a: Mapping[str, object], b: Mapping[str, o
 
     ``a`` and ``b`` select the two protocols as column filters ({"level": "L0"},
     {"protocol": "trace_v2"}); rows are joined on ``by`` + ``keys`` so both sides judge the same
-    ordered comparisons. The indicator is decision == ``outcome`` (unparsed counts as 0; units
-    with a failed row on either side are left out and counted). difference = rate_a - rate_b in
+    ordered comparisons. The indicator is decision == ``outcome``; a unit counts only when both
+    sides hold a parsed verdict (units with an unparsed or failed row on either side are left
+    out and counted in n_unparsed and n_failed). difference = rate_a - rate_b in
     points with a paired bootstrap interval; mcnemar_p is the exact McNemar test on the
     discordant units (b_only: indicator 1 under a only; c_only: under b only).
     """
@@ -352,13 +370,16 @@ def paired_contrast(df: pd.DataFrame, a: Mapping[str, object], b: Mapping[str, o
                              f"{dict(dup[cols])}; add the column that tells them apart to keys")
         frame[f"x_{name}"] = (rows["decision"] == outcome).to_numpy(float)
         frame[f"failed_{name}"] = (rows["decision"] == "failed").to_numpy()
+        frame[f"unparsed_{name}"] = (rows["decision"] == "unparsed").to_numpy()
         sides[name] = frame
     cols = [*by, *keys]
     m = sides["a"].merge(sides["b"], on=cols, how="outer", indicator=True)
-    m["paired"] = (m["_merge"] == "both") & ~m["failed_a"].eq(True) & ~m["failed_b"].eq(True)
+    both = m["_merge"] == "both"
+    m["failed"] = both & (m["failed_a"].eq(True) | m["failed_b"].eq(True))
+    m["unparsed"] = both & ~m["failed"] & (m["unparsed_a"].eq(True) | m["unparsed_b"].eq(True))
+    m["paired"] = both & ~m["failed"] & ~m["unparsed"]
     m["only_a"] = m["_merge"] == "left_only"
     m["only_b"] = m["_merge"] == "right_only"
-    m["failed"] = (m["_merge"] == "both") & ~m["paired"]
     rows = []
     grouped = m.groupby(list(by), sort=True) if by else [((), m)]
     for key, g in grouped:
@@ -376,7 +397,7 @@ def paired_contrast(df: pd.DataFrame, a: Mapping[str, object], b: Mapping[str, o
                    difference=100 * est, difference_low=100 * lo, difference_high=100 * hi,
                    b_only=bb, c_only=cc, mcnemar_p=stats.mcnemar_exact(bb, cc),
                    n_unmatched_a=int(g["only_a"].sum()), n_unmatched_b=int(g["only_b"].sum()),
-                   n_failed=int(g["failed"].sum()))
+                   n_unparsed=int(g["unparsed"].sum()), n_failed=int(g["failed"].sum()))
         rows.append(row)
     out = pd.DataFrame(rows)
     _add_rate(out, "rate_a", "n_a")
@@ -390,8 +411,8 @@ def paired_contrast(df: pd.DataFrame, a: Mapping[str, object], b: Mapping[str, o
 
 def ranking_scores(df: pd.DataFrame, by: Sequence[str] = ("judge", "protocol")) -> pd.DataFrame:
     """Table A17: per system, (wins + 0.5 * ties) / its ordered comparisons * 100. Each row
-    counts once for the system on each side; unparsed rows score 0 for both and stay in n, so
-    the scores in a setting sum to 200 exactly when nothing is unparsed."""
+    counts once for the system on each side. Only parsed verdicts count (n); unparsed and failed
+    rows are counted in n_unparsed and n_failed, so the scores in a setting sum to 200."""
     check_verdicts(df, ("system_plain", "system_cited", *by))
     keyframe, by = _keys(df, by)
     d = df["decision"].to_numpy()
@@ -399,7 +420,7 @@ def ranking_scores(df: pd.DataFrame, by: Sequence[str] = ("judge", "protocol")) 
     for side, other in (("cited", "plain"), ("plain", "cited")):
         s = keyframe.copy()
         s["system"] = df[f"system_{side}"].to_numpy()
-        s["n"] = d != "failed"
+        s["n"] = np.isin(d, VERDICTS)
         s["wins"], s["losses"], s["ties"] = d == side, d == other, d == "tie"
         s["n_unparsed"], s["n_failed"] = d == "unparsed", d == "failed"
         sides.append(s)
@@ -412,6 +433,36 @@ def ranking_scores(df: pd.DataFrame, by: Sequence[str] = ("judge", "protocol")) 
     with np.errstate(invalid="ignore", divide="ignore"):
         out["score"] = 100.0 * (out["wins"] + 0.5 * out["ties"]) / out["n"].where(out["n"] > 0)
     return out[[*by, "system", "score", *num]]
+
+
+def ranking_scores_with_intervals(rows: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
+                                  n_resamples: int = N_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """Table A17 scores (:func:`ranking_scores`) plus a bootstrap interval per system: the score
+    is the mean of 1 / 0.5 / 0 points over the system's parsed ordered comparisons, so those
+    points are resampled. Also the unparsed share of the system's replies."""
+    scores = ranking_scores(rows, by)
+    by = list(by)
+    keys = rows[by].astype(object).where(rows[by].notna(), "")  # as ranking_scores groups
+    d = rows["decision"].to_numpy()
+    long = []
+    for side in ("cited", "plain"):
+        part = keys.copy()
+        part["system"] = rows[f"system_{side}"].to_numpy()
+        part["points"] = np.where(d == side, 1.0, np.where(d == "tie", 0.5, 0.0))
+        part["parsed"] = np.isin(d, VERDICTS)
+        long.append(part)
+    long = pd.concat(long, ignore_index=True)
+    long = long.loc[long["parsed"]]
+    ci = {}
+    for key, g in long.groupby([*by, "system"], sort=True):
+        _, lo, hi = stats.bootstrap_mean(g["points"].to_numpy(), n_resamples=n_resamples,
+                                         seed=seed)
+        ci[key if isinstance(key, tuple) else (key,)] = (100 * lo, 100 * hi)
+    idx = list(scores[[*by, "system"]].itertuples(index=False, name=None))
+    scores["score_low"] = [ci.get(k, (np.nan, np.nan))[0] for k in idx]
+    scores["score_high"] = [ci.get(k, (np.nan, np.nan))[1] for k in idx]
+    _add_unparsed(scores)
+    return scores
 
 
 def direct_comparison(df: pd.DataFrame, first: str = "plain_full", second: str = "cited_full",
@@ -431,50 +482,8 @@ def direct_comparison(df: pd.DataFrame, first: str = "plain_full", second: str =
                            "tie": d == "tie"})
     for name in (f"{first}_wins", f"{second}_wins", "tie"):
         _add_rate(out, f"{name}_pct", name)
+    _add_unparsed(out)
     return _tail(out, by, [f"{first}_wins", f"{second}_wins", "tie", "n_unparsed", "n_failed"])
-
-
-# --------------------------------------------------------------------------- protocol cost
-
-
-def protocol_cost(df: pd.DataFrame, by: Sequence[str] = ("judge", "protocol", "level"),
-                  prices: Mapping[str, tuple[float, float]] | tuple[float, float] | None = None
-                  ) -> pd.DataFrame:
-    """Protocol cost (§5, §6): calls and input/output tokens per ordered comparison; with
-    ``prices`` (USD per million input and output tokens, one pair or one per judge) also USD per
-    1,000 comparisons. Every row counts, failed calls too (they were paid for); per-comparison
-    token means use the rows that report usage (n_missing_usage says how many do not)."""
-    check_verdicts(df, ("calls", "input_tokens", "output_tokens", *by))
-    keyframe, by = _keys(df, by)
-    for c in ("calls", "input_tokens", "output_tokens"):
-        keyframe[c] = pd.to_numeric(df[c], errors="coerce").to_numpy(float)
-    keyframe["n_comparisons"] = 1
-    keyframe["n_missing_usage"] = (np.isnan(keyframe["input_tokens"])
-                                   | np.isnan(keyframe["output_tokens"])).astype(np.int64)
-    g = keyframe.groupby(by, sort=True) if by else keyframe.groupby(lambda _: 0)
-    out = g.agg(n_comparisons=("n_comparisons", "sum"), n_missing_usage=("n_missing_usage", "sum"),
-                calls=("calls", "sum"), input_tokens=("input_tokens", "sum"),
-                output_tokens=("output_tokens", "sum"),
-                calls_per_comparison=("calls", "mean"),
-                input_tokens_per_comparison=("input_tokens", "mean"),
-                output_tokens_per_comparison=("output_tokens", "mean")).reset_index(drop=not by)
-    out["tokens_per_comparison"] = (out["input_tokens_per_comparison"]
-                                    + out["output_tokens_per_comparison"])
-    if prices is not None:
-        if isinstance(prices, Mapping):
-            if "judge" not in by:
-                raise ValueError("per-judge prices need 'judge' in by")
-            unknown = sorted(set(out["judge"]) - set(prices))
-            if unknown:
-                raise ValueError(f"no price for judge(s) {unknown}")
-            p_in = out["judge"].map(lambda j: prices[j][0]).astype(float)
-            p_out = out["judge"].map(lambda j: prices[j][1]).astype(float)
-        else:
-            p_in, p_out = float(prices[0]), float(prices[1])
-        per_comparison = (out["input_tokens_per_comparison"] * p_in
-                          + out["output_tokens_per_comparison"] * p_out) / 1e6
-        out["usd_per_1000_comparisons"] = 1000 * per_comparison
-    return out
 
 
 # --------------------------------------------------------------------------- presentation
