@@ -17,12 +17,13 @@
 # # §4 TraceJudgeBench: building the splits (Table 1)
 #
 # Every split is built from the raw HotpotQA, FinQA and HumanEval records by one seeded
-# function, `tjb_lib.pairs.build.build_all`, and written to `data/splits/` with a manifest of
-# counts and checksums. Rebuilding with the same seed gives byte-identical files, so the
-# manifest below proves the shipped splits are the ones this seed builds. Table 1 puts our
-# component sizes beside the paper's.
+# function, `tjb_lib.pairs.build`, and shipped in `data/splits/` with a manifest of counts and
+# checksums. This notebook never rewrites them: with the shipped seed it builds every split in
+# memory and checks it against the shipped files byte for byte (a difference stops the
+# notebook); with any other seed it builds into `.cache/splits/seed<seed>/` and lists which
+# splits differ from the shipped ones. Table 1 puts our component sizes beside the paper's.
 #
-# No judge runs in this notebook; the judge parameter is only checked, like in every notebook.
+# No judge runs in this notebook; the parameters are only checked, as in every notebook.
 
 # %% tags=["parameters"]
 judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
@@ -32,23 +33,28 @@ replay_only = False    # True: only replay stored judge calls, never call the ju
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
 
 # %%
-from tjb_lib import compare
-from tjb_lib.pairs import build, table1
+from tjb_lib import notebook
 
-compare.check_parameters(judge, scale)
-tables, figures = compare.output_dirs(outputs_dir)
+nb = notebook.setup("00_benchmark", judge=judge, scale=scale, seed=seed,
+                    replay_only=replay_only, outputs_dir=outputs_dir)
 
 # %% [markdown]
-# ## Build the splits
+# ## Build the splits of this seed, next to the shipped ones
 
 # %%
-manifest = build.build_all(seed)
-splits = compare.manifest_frame(manifest)
-splits
+nb.check_splits()
 
 # %% [markdown]
 # ## Table 1: benchmark components, our sizes beside the paper's
 
 # %%
-table1.write(manifest, tables)
-table1.table_1(manifest)
+nb.show("table_1")
+
+# %% [markdown]
+# ## The paper's sizes and settings, ours beside them
+#
+# Each number the paper states in its text for this section (`in_text_claims.csv`), with ours
+# beside it where verdict rows or splits can give it; `status` says why not otherwise.
+
+# %%
+nb.claims()

@@ -20,8 +20,8 @@
 # (Table 2 / A4). **No human labels exist in this compendium**: the paper's workbooks were not
 # released, and no one has labelled our pairs yet. This notebook shows the paper's values and
 # computes ours only from label files found under `data/human_validation/labels/<kind>/`
-# (how to produce them: `data/human_validation/README.md`). Without labels our cells stay empty
-# (n = 0), never filled in.
+# (how to produce them: `data/human_validation/README.md`). Without labels our cells say
+# *needs human labels* (n = 0), never a number.
 
 # %% tags=["parameters"]
 judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
@@ -31,11 +31,10 @@ replay_only = False    # True: only replay stored judge calls, never call the ju
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
 
 # %%
-from tjb_lib import compare
-from tjb_lib.report import write_table
+from tjb_lib import notebook
 
-compare.check_parameters(judge, scale)
-tables, figures = compare.output_dirs(outputs_dir)
+nb = notebook.setup("01_human_validation", judge=judge, scale=scale, seed=seed,
+                    replay_only=replay_only, outputs_dir=outputs_dir)
 
 # %%
 from tjb_lib.annotate import label_sets
@@ -48,6 +47,13 @@ print({f["stem"]: sorted(f["annotators"]) for f in found} or
 # ## Table 2: inter-annotator agreement, ours beside the paper's
 
 # %%
-table_2 = compare.compare_table_2(compare.human_agreement())
-write_table(table_2, "table_2", tables)
-table_2
+nb.show("table_2")
+
+# %% [markdown]
+# ## The paper's validation numbers (they need human labels)
+#
+# Each number the paper states in its text for this section (`in_text_claims.csv`), with ours
+# beside it where verdict rows or splits can give it; `status` says why not otherwise.
+
+# %%
+nb.claims()

@@ -21,12 +21,9 @@
 # the display does it; the position-only controls (Table A16) ask whether it is plain position
 # bias; the order gaps ask whether the effect depends on which side is shown first.
 #
-# The default judge (`judge = "smollm2"`) is SmolLM2-135M-Instruct, a 135M-parameter model that
-# runs on a laptop CPU, not one of the paper's judges (GPT-5.5, Claude Sonnet 4.6, DeepSeek
-# V4-Flash, Qwen2.5-14B, Gemma-3-12B). It is weak and prefers position A almost regardless of
-# content. Its numbers are **not expected to match the paper's**; the comparison shows which of
-# the paper's effects a judge of this size shows. Every table names our judge in its `judge`
-# column, and every paper value sits beside ours with our n and 95% interval.
+# The set-up below says which judge is reading and, first, what its position-only controls
+# show: a judge that answers one slot on identical candidates cannot be read as preferring
+# citations or content anywhere.
 
 # %% tags=["parameters"]
 judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
@@ -36,30 +33,22 @@ replay_only = False    # True: only replay stored judge calls, never call the ju
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
 
 # %%
-from tjb_lib import compare, figures as figs, plan
-from tjb_lib.report import write_table
+from tjb_lib import notebook
 
-compare.check_parameters(judge, scale)
-tables, figures = compare.output_dirs(outputs_dir)
-rows = plan.run_jobs(plan.jobs(["table_a9", "table_a10", "table_a16", "figure_2"], scale),
-                     judge, replay_only=replay_only, progress=False)
-rows.groupby(["split", "protocol", "level"]).size().rename("ordered comparisons")
+nb = notebook.setup("02_presentation", judge=judge, scale=scale, seed=seed,
+                    replay_only=replay_only, outputs_dir=outputs_dir, also=["figure_2"])
 
 # %% [markdown]
 # ## Table A9: equivalence and natural pairs under plain, strict and decoupled judging
 
 # %%
-a9 = compare.compare_float("table_a9", rows, judge, seed)
-write_table(a9, "table_a9", tables)
-a9
+nb.show("table_a9")
 
 # %% [markdown]
 # ## Table A10: which artifact triggers the preference
 
 # %%
-a10 = compare.compare_float("table_a10", rows, judge, seed)
-write_table(a10, "table_a10", tables)
-a10
+nb.show("table_a10")
 
 # %% [markdown]
 # ## Table A16: position-only controls (the same plain candidate in both slots)
@@ -68,37 +57,37 @@ a10
 # ran under, so ours are shown at L0 and at L4.
 
 # %%
-a16 = compare.compare_float("table_a16", rows, judge, seed)
-write_table(a16, "table_a16", tables)
-a16
+nb.show("table_a16")
 
 # %% [markdown]
-# ## Figure 2, plain bars: cited-win rate under plain preference
+# ## Figure 2: plain cited-win (a) beside strict Tie (b)
 #
-# The full figure (plain cited-win beside strict Tie) is written by `03_strict_suppression`.
+# Drawn here from the same runs; `03_strict_suppression` writes it.
 
 # %%
-fig2 = compare.compare_float("figure_2", rows, judge, seed)
-figs.figure_2(fig2[fig2["metric"] == "plain_cited_win"]);
+nb.show("figure_2")
 
 # %% [markdown]
 # ## Order gaps: cited-win rate with the cited side first minus second
 
 # %%
-gaps = compare.order_gaps(rows, judge, seed)
-write_table(gaps, "order_gaps", tables)
-gaps
+nb.show("order_gaps")
 
 # %% [markdown]
 # ## Table A20: rationale keyword rates
 #
 # Supporting evidence only: how often a judge's stated reason uses source or citation words
-# (`tjb_lib.rationale.LEXICON`), over our L0 and L4 rows of each split.
+# (`tjb_lib.rationale.LEXICON`), over our L0 and L4 rows of each split. A judge scored from its
+# label probabilities writes no reason, so its cells say *no rationale text*.
 
 # %%
-a20 = compare.compare_float("table_a20", rows, judge, seed)
-write_table(a20, "table_a20", tables)
-if a20["n"].sum() == 0:
-    print(f"No rationale text: {judge}'s verdicts carry no reason (a judge scored from its "
-          "label probabilities writes none), so our keyword rates are empty (n = 0).")
-a20
+nb.show("table_a20")
+
+# %% [markdown]
+# ## The numbers of §5.1 in the text
+#
+# Each number the paper states in its text for this section (`in_text_claims.csv`), with ours
+# beside it where verdict rows or splits can give it; `status` says why not otherwise.
+
+# %%
+nb.claims()

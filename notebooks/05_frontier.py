@@ -21,13 +21,6 @@
 # §E.5 compare protocols on the same ordered comparisons: exact McNemar on the discordant
 # units and a paired bootstrap interval (2,000 resamples) for the difference in better-plain
 # rate.
-#
-# The default judge (`judge = "smollm2"`) is SmolLM2-135M-Instruct, a 135M-parameter model that
-# runs on a laptop CPU, not one of the paper's judges (GPT-5.5, Claude Sonnet 4.6, DeepSeek
-# V4-Flash, Qwen2.5-14B, Gemma-3-12B). It is weak and prefers position A almost regardless of
-# content. Its numbers are **not expected to match the paper's**; the comparison shows which of
-# the paper's effects a judge of this size shows. Every table names our judge in its `judge`
-# column, and every paper value sits beside ours with our n and 95% interval.
 
 # %% tags=["parameters"]
 judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
@@ -37,36 +30,32 @@ replay_only = False    # True: only replay stored judge calls, never call the ju
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
 
 # %%
-from tjb_lib import compare, figures as figs, plan
-from tjb_lib.report import save_figure, write_table
+from tjb_lib import notebook
 
-compare.check_parameters(judge, scale)
-tables, figures = compare.output_dirs(outputs_dir)
-rows = plan.run_jobs(plan.jobs(["figure_3"], scale), judge, replay_only=replay_only,
-                     progress=False)
-rows.groupby(["split", "protocol", "level"]).size().rename("ordered comparisons")
+nb = notebook.setup("05_frontier", judge=judge, scale=scale, seed=seed,
+                    replay_only=replay_only, outputs_dir=outputs_dir)
 
 # %% [markdown]
-# ## Figure 3: better-plain win and Tie over L0–L4 and TRACE, one panel per paper judge
+# ## Figure 3: better-plain win and Tie over L0–L4 and TRACE, ours beside the paper's judges
 
 # %%
-fig3 = compare.compare_float("figure_3", rows, judge, seed)
-write_table(fig3, "figure_3", tables)
-save_figure(figs.figure_3(fig3), "figure_3", figures)
-fig3
+nb.show("figure_3")
 
 # %% [markdown]
 # ## Paired contrasts on the better-plain indicator (§5.4, §E.5)
 #
-# Only ordered comparisons judged under both settings count, so a TRACE contrast runs on the
-# TRACE sample. The paper's values are quoted from `in_text_claims.csv` in column `paper`.
+# Only ordered comparisons with a parsed verdict under both settings count, so a TRACE contrast
+# runs on the TRACE sample. `direction` says which setting has the higher better-plain rate;
+# `paper` quotes the paper's statement with its numbers from `in_text_claims.csv`.
 
 # %%
-pairs = {"L0 vs L4": ({"level": "L0"}, {"level": "L4"}),
-         "L4 vs TRACE": ({"level": "L4"}, {"protocol": "trace_v2"}),
-         "L3 vs TRACE": ({"level": "L3"}, {"protocol": "trace_v2"})}
-tests = compare.contrasts(rows, pairs, judge, "moderate_hotpotqa", seed)
-tests["paper"] = [compare.contrast_paper_text(ids) for ids in (
-    ["C046", "C047", "C048", "C049", "C050", "C051", "C044"], ["C045"], ["C108"])]
-write_table(tests, "contrasts_e5", tables)
-tests
+nb.show("contrasts_e5")
+
+# %% [markdown]
+# ## The numbers of §5.4 and §E.5 in the text
+#
+# Each number the paper states in its text for this section (`in_text_claims.csv`), with ours
+# beside it where verdict rows or splits can give it; `status` says why not otherwise.
+
+# %%
+nb.claims()

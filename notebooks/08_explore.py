@@ -42,22 +42,22 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import compare, explore, frontier, plan
+from tjb_lib import explore, frontier, notebook, plan
 from tjb_lib.pairs import load_split
 
-compare.check_parameters(judge, scale)
+notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
 
 FLOATS = ["table_a14", "table_a19", "table_a11", "table_a16"]  # equivalence, soft, moderate, controls
 rows = plan.run_jobs(plan.jobs(FLOATS, scale), judge, replay_only=replay_only, progress=False)
 
 # Other judges whose raw outputs ship with the compendium join the judge drop-down (ladder only).
-splits = sorted({s for f in FLOATS for s, _ in plan.TABLE_RUNS[f]})
+splits = sorted({j.split for j in plan.jobs(FLOATS, scale)})
 shipped = explore.load_shipped_rows(splits=splits)
 if not shipped.empty:
     shipped = shipped[(shipped["judge"] != judge) & shipped["level"].isin(plan.LEVELS)]
 rows = pd.concat([rows, shipped], ignore_index=True) if not shipped.empty else rows
 choices = explore.options(rows)
-pairs = [p for s in splits for p in load_split(s)]
+split_pairs = [p for s in splits for p in load_split(s)]
 print(f"{len(rows)} verdict rows; levels {choices['level']}, tiers {choices['tier']}; judges:")
 for label, _ in explore.judge_labels(rows):
     print(f"  {label}")
@@ -118,7 +118,7 @@ plt.show()
 
 # %%
 for meaning in explore.TIE_MEANINGS:
-    examples = explore.example_pairs(pairs, rows, meaning, judge, "L4", n=1, seed=seed)
+    examples = explore.example_pairs(split_pairs, rows, meaning, judge, "L4", n=1, seed=seed)
     if examples:
         display(Markdown(explore.render_example(examples[0])))
     else:
@@ -180,7 +180,7 @@ if widgets is not None:
         tiers = [tier] if tier != "all" else list(view["tier"])
         for meaning, m in explore.TIE_MEANINGS.items():
             if m.tier in tiers:
-                ex = explore.example_pairs(pairs, rows, meaning, judge_name, level, threshold,
+                ex = explore.example_pairs(split_pairs, rows, meaning, judge_name, level, threshold,
                                            n=1, seed=seed)
                 if ex:
                     display(Markdown(explore.render_example(ex[0], max_chars=500)))

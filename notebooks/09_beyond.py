@@ -43,18 +43,13 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import compare, explore, frontier, metrics, plan, power, rationale
+from tjb_lib import explore, frontier, metrics, notebook, plan, power, rationale
 from tjb_lib.report import paper_table, save_figure, write_table
 
-compare.check_parameters(judge, scale)
-tables, figures = compare.output_dirs(outputs_dir)
-
-# equivalence (the whole ladder), soft, moderate, controls
-FLOATS = ["table_a14", "beyond_frontier", "table_a19", "table_a11", "table_a16"]
-rows = plan.run_jobs(plan.jobs(FLOATS, scale), judge, replay_only=replay_only, progress=False)
-rows = rows[rows["judge"] == judge]
-print(f"{len(rows)} verdict rows of {judge}:")
-display(rows.groupby(["split", "level"]).size().unstack(fill_value=0))
+# equivalence (the whole ladder), soft, moderate, controls: the runs of beyond_tie_frontier
+nb = notebook.setup("09_beyond", judge=judge, scale=scale, seed=seed, replay_only=replay_only,
+                    outputs_dir=outputs_dir)
+rows = nb.rows[nb.rows["judge"] == judge]
 
 # %% [markdown]
 # ## 1 · The tie-threshold frontier from a single run
@@ -82,7 +77,7 @@ keep = ["rule", "threshold", "level", "judge", "equivalent_n", "equivalent_cited
         "equivalent_tie", "delta_citation", "soft_n", "soft_cited", "soft_tie", "moderate_n",
         "moderate_better_plain", "moderate_cited", "moderate_tie", "delta_quality"]
 frontier_table = pd.concat([curve, ladder], ignore_index=True).reindex(columns=keep)
-write_table(frontier_table, "beyond_tie_frontier", tables)
+write_table(frontier_table, "beyond_tie_frontier", nb.tables)
 display(frontier_table[frontier_table["rule"] != "bias"].iloc[::5].round(1))
 
 # %%
@@ -119,7 +114,7 @@ bx.set_ylabel("% of ordered comparisons")
 bx.legend(fontsize=8)
 bx.set_title("(b) what each tier's Tie rate does")
 fig.tight_layout()
-save_figure(fig, "beyond_tie_frontier", figures)
+save_figure(fig, "beyond_tie_frontier", nb.figures)
 plt.show()
 
 # %% [markdown]
@@ -156,7 +151,7 @@ cal_cols = ["judge", "level", "correction", "control_first_position", "control_s
 calibration = points.reindex(columns=cal_cols).merge(
     priors.rename(columns={"p_a": "prior_p_a", "p_b": "prior_p_b", "p_tie": "prior_p_tie",
                            "n": "prior_n"}), on=["judge", "level"])
-write_table(calibration, "beyond_order_calibration", tables)
+write_table(calibration, "beyond_order_calibration", nb.tables)
 display(calibration.drop(columns=["prior_p_a", "prior_p_b", "prior_p_tie", "prior_n"]).round(1))
 
 # %%
@@ -178,7 +173,7 @@ for ax, level in zip(axes[0], levels):
     ax.invert_yaxis()
     ax.legend(title="correction", fontsize=8)
 fig.tight_layout()
-save_figure(fig, "beyond_order_calibration", figures)
+save_figure(fig, "beyond_order_calibration", nb.figures)
 plt.show()
 
 # %%
@@ -246,7 +241,7 @@ for drop in [d for d in (0.05, 0.10, 0.20, 0.30) if d <= obs["p_before"]]:
 power_table = pd.concat([plan_table.assign(kind="pairs_needed"),
                          *(c.assign(kind="power_curve", p_before=obs["p_before"])
                            for c in curves)], ignore_index=True)
-write_table(power_table, "beyond_power", tables)
+write_table(power_table, "beyond_power", nb.tables)
 
 fig, ax = plt.subplots(figsize=(6.5, 4))
 for c in curves:
@@ -254,7 +249,7 @@ for c in curves:
             label=f"drop {c['drop_points'].iloc[0]:.0f} points")
     ax.fill_between(c["n_pairs"], c["power_low"], c["power_high"], alpha=0.2)
 ax.axhline(0.8, color="k", lw=0.8, ls=":")
-for n, label in ((plan.DEFAULT_PAIRS["moderate_hotpotqa"], "default sample"),
+for n, label in ((plan.limit_for("moderate_hotpotqa", "L0", "default"), "default sample"),
                  (100, "paper's moderate tier")):
     ax.axvline(n, color="#8c8c8c", lw=0.8, ls="--")
     ax.annotate(label, (n, 0.02), rotation=90, fontsize=8, xytext=(3, 0),
@@ -265,7 +260,7 @@ ax.set_ylabel("power of exact McNemar, α = 0.05")
 ax.set_title(f"from L0 better-plain {100 * obs['p_before']:.0f}% ({judge}), one-way moves")
 ax.legend(fontsize=8)
 fig.tight_layout()
-save_figure(fig, "beyond_power", figures)
+save_figure(fig, "beyond_power", nb.figures)
 plt.show()
 
 # %% [markdown]
@@ -288,7 +283,7 @@ plt.show()
 equivalence = rows[rows["target_relation"] == "equivalent"]
 ours = rationale.keyword_rates(equivalence, by=("judge", "split", "decision_type"))
 a20 = rationale.a20_beside_paper(ours, paper_table("table_a20"))
-write_table(a20, "beyond_table_a20", tables)  # 02 writes the paper float
+write_table(a20, "beyond_table_a20", nb.tables)  # 02 writes the paper float
 display(a20.round(1))
 
 # %%

@@ -41,11 +41,12 @@ from IPython.display import Markdown, display
 
 from pathlib import Path
 
-from tjb_lib import annotate, compare, paths
+from tjb_lib import annotate, notebook, paths
 from tjb_lib.pairs import load_split
 from tjb_lib.report import paper_table, write_table
 
-tables, _ = compare.output_dirs(outputs_dir)
+nb = notebook.setup("10_human_workbooks", judge=judge, scale=scale, seed=seed,
+                    replay_only=replay_only, outputs_dir=outputs_dir)
 OUT = (Path(outputs_dir) if outputs_dir else paths.OUTPUTS) / "human_validation"
 KEYS = OUT / "keys"
 WORKBOOKS = {  # stem: (kind, pairs); the seed of each is seed + its position here
@@ -130,7 +131,7 @@ for s in found:
     final = annotate.adjudicate(labels[first], labels[second], adj)
     final.to_csv(OUT / f"{stem}.adjudicated.csv", index=False, lineterminator="\n")
     agreement = annotate.agreement_table(labels[first], labels[second])
-    write_table(agreement, f"human_validation_{stem}", tables)
+    write_table(agreement, f"human_validation_{stem}", nb.tables)
     display(Markdown(f"### {stem}: {len(final)} items, {int(final['disagreement'].sum())} "
                      f"with a disagreement, {int(final['adjudicated'].sum())} adjudicated, "
                      f"{int((~final['resolved']).sum())} still unresolved"))

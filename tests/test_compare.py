@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import compare, report_index
-from tjb_lib.report import paper_table
+from tjb_lib import compare, floats, notebook, report_index
+from tjb_lib.report import paper_table, present
 
 
 def _rows(split, protocol, level, decisions, *, relation="equivalent", gold="tie", pairs=None,
@@ -35,14 +35,11 @@ def mechanical():
                   _rows("mechanical_hotpotqa", "ladder", "L4", ["tie"] * 20))
 
 
-def test_check_parameters_names_the_known_judges_in_one_line():
-    with pytest.raises(ValueError, match="unknown judge 'gpt-9'.*known judges:.*smollm2"):
-        compare.check_parameters("gpt-9")
-    with pytest.raises(ValueError, match="unknown scale 'huge'.*default, paper"):
-        compare.check_parameters("smollm2", "huge")
-    with pytest.raises(ValueError, match="unknown split"):
-        compare.check_parameters("smollm2", "default", ["no_such_split"])
-    compare.check_parameters("smollm2", "paper", ["conflict"])
+def _nb(rows, name="04_resolution_loss", tmp_path="", seed=0):
+    """A notebook context over hand-built rows (no judge, nothing loaded)."""
+    nb = notebook.Notebook(name, "smollm2", "default", seed, True, str(tmp_path))
+    nb.rows = rows
+    return nb
 
 
 def test_a9_keeps_every_paper_row_and_puts_ours_beside_it(mechanical):
@@ -62,13 +59,29 @@ def test_a9_keeps_every_paper_row_and_puts_ours_beside_it(mechanical):
     assert cell.loc["signed_effect", "interval"] == "bootstrap"
     assert (cell["ours_low"] <= cell["ours"]).all() and (cell["ours"] <= cell["ours_high"]).all()
     assert set(cell["setting"]) == {"L0"} and set(cmp["judge"]) == {"smollm2"}
+    assert (cell["n_unparsed"] == 0).all() and (cell["n_failed"] == 0).all()
+    assert set(cell["status"]) == {"ok"}
 
 
 def test_cells_we_did_not_run_stay_empty_rather_than_failing(mechanical):
     cmp = compare.compare_float("table_a9", mechanical, "smollm2")
     natural = cmp[cmp["protocol"] == "Natural Plain"]
     assert natural["ours"].isna().all() and (natural["n"] == 0).all()
-    assert natural["paper"].notna().all()
+    assert natural["paper"].notna().all() and set(natural["status"]) == {"not run"}
+
+
+def test_an_all_unparsed_cell_says_so_and_is_never_zero(mechanical):
+    trace = _frame(_rows("mechanical_hotpotqa", "trace_v2", "", ["unparsed"] * 6))
+    cmp = compare.compare_float("table_a9", pd.concat([mechanical, trace]), "smollm2")
+    dec = cmp[cmp["protocol"] == "Decoupled Mechanical"]
+    assert dec["ours"].isna().all() and (dec["n"] == 0).all()
+    assert (dec["n_unparsed"] == 6).all() and (dec["unparsed"] == 100.0).all()
+    assert set(dec["status"]) == {"no parsed verdict"}
+    shown = present(cmp)
+    assert set(shown.loc[cmp["protocol"].eq("Decoupled Mechanical").to_numpy(), "ours"]) == \
+        {"no parsed verdict"}
+    assert "ours 95% CI" in shown and "ours_low" not in shown and "paper_n" in shown
+    assert "k" in shown
 
 
 def test_a14_takes_each_column_from_its_own_level(mechanical):
@@ -141,18 +154,26 @@ def test_ranking_scores_carry_intervals_and_a18_is_percent_of_the_papers_400():
     assert ct["ours"].isna().all()  # L3 not run here
 
 
-def test_contrasts_pair_the_same_ordered_comparisons():
+def test_contrasts_pair_the_same_ordered_comparisons_and_say_their_direction():
     l0 = _rows("moderate_hotpotqa", "ladder", "L0", ["plain"] * 20, relation="quality_moderate",
                gold="plain")
     l4 = _rows("moderate_hotpotqa", "ladder", "L4", ["plain"] * 2 + ["tie"] * 18,
                relation="quality_moderate", gold="plain")
-    out = compare.contrasts(_frame(l0, l4), {"L0 vs L4": ({"level": "L0"}, {"level": "L4"})},
-                            "smollm2", "moderate_hotpotqa", seed=0)
-    r = out.iloc[0]
+    trace = _rows("moderate_hotpotqa", "trace_v2", "", ["unparsed"] * 20,
+                  relation="quality_moderate", gold="plain")
+    out = compare.contrasts_e5(_nb(_frame(l0, l4, trace), "05_frontier")).set_index("contrast")
+    r = out.loc["L0 vs L4"]
     assert r["n"] == 20 and r["difference"] == pytest.approx(90.0)
     assert r["discordant_a_only"] == 18 and r["discordant_b_only"] == 0
     assert r["mcnemar_p"] < 0.001 and r["p"] == "p<0.001"
     assert r["difference_low"] <= 90.0 <= r["difference_high"]
+    assert r["direction"] == "better-plain higher under L0 (100.0%) than under L4 (10.0%)"
+    assert r["paper"].startswith("better-plain falls from L0 to L4 by 89 points [84.5, 93] for "
+                                 "Claude")  # readable text, numbers from in_text_claims.csv
+    t = out.loc["L4 vs TRACE"]  # TRACE never parsed: no unit, said so, no p
+    assert t["n"] == 0 and t["p"] == "" and np.isnan(t["difference"])
+    assert t["direction"].startswith("no ordered comparison has a parsed verdict under both")
+    assert t["n_unparsed"] == 20
 
 
 def test_tie_decomposition_never_pools_tiers_and_quotes_human_prevalence():
@@ -160,7 +181,7 @@ def test_tie_decomposition_never_pools_tiers_and_quotes_human_prevalence():
                         relation="quality_soft", gold="plain"),
                   _rows("moderate_hotpotqa", "ladder", "L3", ["tie"] * 2 + ["plain"] * 8,
                         relation="quality_moderate", gold="plain"))
-    out = compare.tie_decomposition(rows, "smollm2").set_index("target_relation")
+    out = compare.tie_decomposition(_nb(rows)).set_index("target_relation")
     assert out.loc["quality_soft", "tie"] == pytest.approx(90.0)
     assert out.loc["quality_moderate", "tie"] == pytest.approx(20.0)
     assert out.loc["quality_soft", "paper_human_tie"] == 96
@@ -169,17 +190,16 @@ def test_tie_decomposition_never_pools_tiers_and_quotes_human_prevalence():
 
 
 def test_table_2_without_labels_shows_the_paper_and_empty_ours(tmp_path):
-    ours = compare.human_agreement(tmp_path)
-    assert ours.empty
-    t2 = compare.compare_table_2(ours)
+    t2 = compare.table_2(root=tmp_path)
     assert set(t2["validation_set"]) == set(paper_table("table_2")["validation_set"])
     assert t2["ours"].isna().all() and (t2["n"] == 0).all()
+    assert set(t2["status"]) == {"needs human labels"}
     assert t2.set_index(["validation_set", "metric"]).loc[("Graded moderate", "pabak"),
                                                           "paper"] == 1.0
 
 
 def test_unknown_float_names_the_known_ones():
-    with pytest.raises(ValueError, match="no comparison is defined for 'table_a99'"):
+    with pytest.raises(ValueError, match="no float named 'table_a99'; known: table_1"):
         compare.compare_float("table_a99", pd.DataFrame(), "smollm2")
 
 
@@ -187,7 +207,31 @@ def test_report_reading_is_computed_from_the_numbers(mechanical):
     cmp = compare.compare_float("table_a9", mechanical, "smollm2", seed=1)
     line = report_index.reading("table_a9", cmp)
     assert line.startswith("Δcitation, mechanical plain: ours 20.0 [")
-    assert "paper 46.8–85.8 (3 judges); our interval excludes" in line
+    assert "(n=20, unparsed 0%) vs paper 46.8–85.8 (3 judges); our interval excludes" in line
     assert "Tie, mechanical strict: ours 100.0" in line
     cmp.loc[cmp["metric"] == "signed_effect", "ours"] += 5
     assert "ours 25.0" in report_index.reading("table_a9", cmp)
+    driven = report_index.reading("table_a9", cmp, position_driven=True)
+    assert "interval" not in driven and "position-driven judge" in driven
+
+
+def _controls(first: int, second: int, tie: int, level="L0"):
+    return _rows("position_control", "ladder", level,
+                 ["cited"] * first + ["plain"] * second + ["tie"] * tie, relation="identical")
+
+
+def test_a_judge_that_answers_one_slot_is_read_as_position_driven(tmp_path):
+    # decisions alternate orders: cited in cited_first and plain in plain_first both = slot A
+    slot_a = _frame(_rows("position_control", "ladder", "L0", ["cited", "plain"] * 20,
+                          relation="identical"))
+    levels = compare.position_levels(slot_a, "smollm2")
+    assert levels[0]["first"] == 100.0 and levels[0]["first_low"] > 90
+    assert compare.slot_picking(levels) == "first"
+    text = compare.position_reading("smollm2", levels)
+    assert "position-driven" in text and "not interpretable as content preferences" in text
+    calm = compare.position_levels(_frame(_controls(0, 0, 40)), "smollm2")
+    assert compare.slot_picking(calm) is None
+    assert "No slot wins a majority" in compare.position_reading("smollm2", calm)
+    # the same reading from the written Table A16, as REPORT.md reads it
+    a16 = compare.compare_float("table_a16", slot_a, "smollm2")
+    assert compare.slot_picking(compare.position_levels_from_table(a16, "smollm2")) == "first"

@@ -7,21 +7,21 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import compare, figures
+from tjb_lib import compare, figures, floats
 from tjb_lib.report import save_figure
 
 
 def _cmp(name: str, ours_value: float = 40.0) -> pd.DataFrame:
     """The paper's rows of ``name`` with a fixed value of ours in every cell."""
     paper = compare.paper_values(name)
-    spec = compare.SPECS[name]
+    spec = floats.get(name).comparison
     rows = []
     for _, p in paper.iterrows():
         for m in spec.metrics:
             rows.append({"paper_judge": p[spec.judge_col], **{k: p[k] for k in spec.keys},
                          "metric": m.paper, "paper": p[m.paper], "ours": ours_value,
-                         "ours_low": ours_value - 10, "ours_high": ours_value + 10, "n": 20,
-                         "judge": "smollm2"})
+                         "ours_low": max(ours_value - 10, 0), "ours_high": ours_value + 10,
+                         "n": 20, "unparsed": 0.0, "status": "ok", "judge": "smollm2"})
     return pd.DataFrame(rows)
 
 
@@ -38,23 +38,49 @@ def test_figure_2_has_our_bars_and_a_paper_marker_per_judge_and_split():
     offsets = np.vstack([c.get_offsets() for c in a.collections if isinstance(c, PathCollection)])
     assert len(offsets) == 9  # 3 paper judges x 3 splits
     assert 85.8 in np.round(offsets[:, 1], 1)
-    labels = a.get_legend_handles_labels()[1] + b.get_legend_handles_labels()[1]
-    assert "ours (smollm2)" in labels and "paper: GPT-5.5" in labels
+    legend = fig.legends[0]
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert labels[0] == "ours: smollm2" and "paper: DeepSeek V4-Flash" in labels
+    # the legend's swatch is the colour of our bars in both panels
+    swatch = legend.legend_handles[0].get_facecolor()
+    for ax in (a, b):
+        assert all(np.allclose(p.get_facecolor(), swatch) for p in ax.patches)
+    assert "n=20, unparsed 0%" in a.get_xticklabels()[0].get_text()
 
 
-@pytest.mark.parametrize("name, draw, panels", [("figure_3", figures.figure_3, 5),
+def test_figure_2_draws_a_zero_bar_visibly_and_names_a_cell_without_verdicts():
+    cmp = _cmp("figure_2", 0.0)
+    natural = cmp["split"] == "Natural"
+    cmp.loc[natural, ["ours", "ours_low", "ours_high", "unparsed"]] = np.nan
+    cmp.loc[natural, ["n", "status"]] = (0, "no parsed verdict")
+    fig = figures.figure_2(cmp)
+    a = fig.axes[0]
+    assert len(a.patches) == 2  # no bar where nothing parsed
+    flat = [c for c in a.collections if c.__class__.__name__ == "LineCollection"
+            and all(seg[0][1] == 0 == seg[1][1] and seg[0][0] != seg[1][0]
+                    for seg in c.get_segments())]
+    assert [len(c.get_segments()) for c in flat] == [2]  # a mark on the axis per zero bar
+    assert any("no parsed" in t.get_text() for t in a.texts)
+
+
+@pytest.mark.parametrize("name, draw, judges", [("figure_3", figures.figure_3, 5),
                                                  ("figure_a1", figures.figure_a1, 3)])
-def test_ladder_figures_draw_one_panel_per_paper_judge(name, draw, panels, tmp_path):
+def test_ladder_figures_draw_ours_once_beside_one_panel_per_paper_judge(name, draw, judges,
+                                                                         tmp_path):
     cmp = _cmp(name, 55.0)
     fig = draw(cmp)
     axes = [ax for ax in fig.axes if ax.get_title()]
-    assert len(axes) == panels
-    first = axes[0]
-    ys = [line.get_ydata() for line in first.get_lines() if len(line.get_ydata()) > 1]
-    assert any(np.allclose(y, 55.0) for y in ys)  # ours
-    judge = first.get_title()
-    paper = cmp[(cmp["paper_judge"] == judge) & (cmp["metric"] == "tie")]["paper"].to_numpy()
-    assert any(np.allclose(y, paper) for y in ys if len(y) == len(paper))  # the paper's line
+    assert len(axes) == judges + 1
+    assert axes[0].get_title() == "ours: smollm2"
+    ys = [line.get_ydata() for line in axes[0].get_lines() if len(line.get_ydata()) > 1]
+    assert any(np.allclose(y, 55.0) for y in ys)  # ours, in its own panel
+    for ax in axes[1:]:  # only the paper's lines in the paper's panels
+        ys = [line.get_ydata() for line in ax.get_lines() if len(line.get_ydata()) > 1]
+        assert not any(np.allclose(y, 55.0) for y in ys)
+        judge = ax.get_title().removeprefix("paper: ")
+        judge = {"DeepSeek V4-Flash": "DeepSeek"}.get(judge, judge)
+        paper = cmp[(cmp["paper_judge"] == judge) & (cmp["metric"] == "tie")]["paper"]
+        assert any(np.allclose(y, paper.to_numpy()) for y in ys if len(y) == len(paper))
     png, svg = save_figure(fig, name, tmp_path)
     assert png.stat().st_size > 0 and svg.read_text().startswith("<?xml")
 
@@ -63,6 +89,17 @@ def test_figure_3_has_the_trace_point():
     fig = figures.figure_3(_cmp("figure_3"))
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert labels == ["L0", "L1", "L2", "L3", "L4", "TRACE"]
+
+
+def test_a_ladder_point_without_parsed_verdicts_is_labelled_not_drawn():
+    cmp = _cmp("figure_3")
+    trace = cmp["level"] == "TRACE"
+    cmp.loc[trace, ["ours", "ours_low", "ours_high"]] = np.nan
+    cmp.loc[trace, ["n", "unparsed", "status"]] = (0, 100.0, "no parsed verdict")
+    ax = figures.figure_3(cmp).axes[0]
+    assert any("no parsed" in t.get_text() for t in ax.texts)
+    ours = [line.get_ydata() for line in ax.get_lines() if len(line.get_ydata()) == 6]
+    assert all(np.isnan(y[5]) for y in ours)
 
 
 def test_svg_output_is_byte_stable(tmp_path):

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from tjb_lib import metrics, stats
-from tjb_lib.report import paper_table
+from tjb_lib.report import paper_table, present
 
 
 def rows(decisions, orders=None, **fields):
@@ -102,21 +102,22 @@ def test_frame_shaped_like_table_a10_reproduces_the_printed_numbers():
         c, p, t = counts
         frames.append(rows(repeat({"cited": c, "plain": p, "tie": t}),
                            judge=r["model"], variant=r["variant"]))
-    ours = metrics.round_like_paper(
+    ours = present(
         metrics.equivalence_table(pd.concat(frames), by=("judge", "variant"), n_resamples=50))
     merged = paper.merge(ours, left_on=["model", "variant"], right_on=["judge", "variant"],
                          suffixes=("_paper", ""))
     assert len(merged) == 18
-    for col in ("n", "tie", "citation_win", "base_win", "signed_effect"):
-        assert (merged[f"{col}_paper"] == merged[col]).all(), col
+    for col in ("tie", "citation_win", "base_win", "signed_effect"):
+        assert (merged[f"{col}_paper"].map("{:.1f}".format) == merged[col]).all(), col
+    assert (merged["n_paper"].astype(str) == merged["n"]).all()
 
 
 def test_gpt_full_citation_counts_round_half_to_even_like_the_paper():
     # 298 cited, 1 plain, 101 tie of 400: 74.5 / 0.25 / 25.25, signed 74.25 (printed 74.2).
     df = rows(repeat({"cited": 298, "plain": 1, "tie": 101}))
-    t = metrics.round_like_paper(metrics.equivalence_table(df, n_resamples=50)).iloc[0]
+    t = present(metrics.equivalence_table(df, n_resamples=50)).iloc[0]
     assert (t["citation_win"], t["base_win"], t["tie"], t["signed_effect"]) == \
-        (74.5, 0.2, 25.2, 74.2)
+        ("74.5", "0.2", "25.2", "74.2")
 
 
 def test_correctness_conflicts_use_each_rows_gold_side():

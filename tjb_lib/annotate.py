@@ -580,3 +580,43 @@ def label_sets(root: Path | str | None = None) -> list[dict]:
             adj = files.pop("ADJ", None)
             out.append({"stem": stem, "key": key, "annotators": files, "adjudicator": adj})
     return out
+
+
+def _two_annotators(found: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The two original annotators' labels of one filled workbook set (an adjudicator aside)."""
+    raters = found["annotators"]
+    if len(raters) != 2:
+        raise ValueError(f"labels/{found['stem']}: need exactly two annotator files (plus an "
+                         f"optional ADJ), found {sorted(p.name for p in raters.values())}")
+    a, b = (import_workbook(p, found["key"], annotator=code) for code, p in sorted(raters.items()))
+    return a, b
+
+
+def human_agreement(root: Path | str | None = None) -> pd.DataFrame:
+    """Table 2's statistics per workbook set (``kind`` = its stem, e.g. graded_workbook) from
+    the filled workbooks :func:`label_sets` finds (the layout is in
+    data/human_validation/README.md): the two original annotators, before adjudication, as in
+    the paper. Empty frame when there are no labels."""
+    frames = [agreement_table(*_two_annotators(found)).assign(kind=found["stem"])
+              for found in label_sets(root)]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["kind", "validation_set", "n", "raw_agreement_pct", "pabak", "gwet_ac1",
+                 "main_human_label_signal"])
+
+
+def human_ties(root: Path | str | None = None) -> pd.DataFrame:
+    """Per labelled graded pair: ``pair_id``, ``split``, ``target_relation`` and ``human_tie``,
+    True when either original annotator's final preference was Tie (the paper's "human any-Tie",
+    §5.3). Empty frame when no graded workbook has come back."""
+    frames = []
+    for found in label_sets(root):
+        a, b = _two_annotators(found)
+        if a.attrs.get("kind") != "graded":
+            continue
+        m = _paired(a, b)
+        frames.append(pd.DataFrame({
+            "pair_id": m["pair_id_a"], "split": m["split_a"],
+            "target_relation": m["target_relation_a"],
+            "human_tie": (m["preference_a"] == "tie") | (m["preference_b"] == "tie")}))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["pair_id", "split", "target_relation", "human_tie"])

@@ -1,284 +1,52 @@
-"""Our numbers beside the paper's, float by float (Tables A9-A20, Figures 2, 3, A1).
+"""Our numbers beside the paper's, float by float, and the tables of ours the paper prints none
+of (order gaps, the Tie decomposition, paired contrasts, protocol cost).
 
 Every comparison keeps the paper's rows: one output row per printed cell (paper judge x the
-table's own keys x metric), with the paper's value, ours, our 95% interval, n and our judge. Our
-value is the same for every paper judge of a row, because we ran one judge on the same split
-and protocol setting; the paper's judges differ, ours is named in the ``judge`` column.
+table's own keys x metric), with the paper's value, ours, our 95% interval, our counts and our
+judge. Our value is the same for every paper judge of a row, because we ran one judge on the
+same split and protocol setting; the paper's judges differ, ours is named in ``judge``. Which of
+our settings stands behind each printed row is declared in ``tjb_lib.floats``.
 
-Which of our (split, protocol, level) settings stands behind each printed row is declared in
-:data:`SPECS`, next to the metric function that computes it, so a reader can audit the mapping.
+Rates are over parsed verdicts; every cell carries ``n_unparsed``, ``n_failed`` and the
+``unparsed`` share beside the rate, and a ``status``: ``ok``, ``not run`` (no verdict rows for
+that setting) or ``no parsed verdict`` (rows, but none parsed), so a cell is never an empty 0%.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from tjb_lib import metrics, paths, stats
+from tjb_lib import floats, metrics
+from tjb_lib.protocols.specs import Spec, setting_name
 from tjb_lib.report import paper_table
 
-SCALES = ("default", "paper")
 OUT_COLUMNS = ("paper_judge", "setting", "our_split", "metric", "paper", "ours", "ours_low",
-               "ours_high", "interval", "n", "k", "paper_n", "judge")
-BY = ("judge", "split", "protocol", "level")
+               "ours_high", "interval", "n", "k", "n_unparsed", "n_failed", "unparsed", "status",
+               "paper_n", "judge")
+BY = floats.BY
 
 
-# --------------------------------------------------------------------------- parameters
-
-
-def check_parameters(judge: str, scale: str = "default", splits: Sequence[str] = ()) -> None:
-    """Fail early, in one line, on a judge, scale or split name the library does not know."""
-    from tjb_lib.judges.catalog import find_spec
-    from tjb_lib.pairs import SPLIT_NAMES
-
-    if not isinstance(judge, str) or not judge:
-        raise ValueError(f"judge must be a judge name, got {judge!r}")
-    find_spec(judge)  # ValueError naming the known judges
-    if scale not in SCALES:
-        raise ValueError(f"unknown scale {scale!r}; known scales: {', '.join(SCALES)}")
-    unknown = [s for s in splits if s not in SPLIT_NAMES]
-    if unknown:
-        raise ValueError(f"unknown split(s) {unknown}; known splits: {', '.join(SPLIT_NAMES)}")
-
-
-def output_dirs(outputs_dir: str | Path | None = None) -> tuple[Path, Path]:
-    """(tables, figures) folders: the repository's outputs/ unless another root is given."""
-    if not outputs_dir:
-        return paths.TABLES, paths.FIGURES
-    root = Path(outputs_dir)
-    return root / "tables", root / "figures"
-
-
-def setting_name(protocol: str, level: str | None) -> str:
-    """L0..L4 for ladder rows, else the protocol name (trace_v2, trace_lite, ...)."""
-    return level if protocol == "ladder" and level else protocol
-
-
-# --------------------------------------------------------------------------- specifications
-
-
-@dataclass(frozen=True)
-class Metric:
-    """One printed column: where our value comes from and how its interval was made."""
-
-    paper: str                     # column in the paper's CSV
-    ours: str                      # column in our metrics frame
-    where: Mapping[str, object] = field(default_factory=dict)  # extra filter (list = isin)
-    agg: str | None = None         # "min" / "max" over the matched rows (A13's L0-L2 ranges)
-    interval: str = "wilson"       # how ours_low/ours_high were made
-    low: str | None = None         # interval columns (default <ours>_low / <ours>_high)
-    high: str | None = None
-    paper_per: str | None = None   # paper prints a count: divide by this column, x 100
-
-
-@dataclass(frozen=True)
-class FloatSpec:
-    """How one paper float maps onto our verdict rows."""
-
-    paper: str | Callable[[], pd.DataFrame]  # reported CSV name, or a builder (Figure 3)
-    judge_col: str                           # the paper's judge column ("model" or "judge")
-    keys: tuple[str, ...]                    # the paper's other key columns, kept as printed
-    rows: Mapping[tuple, Mapping[str, object] | Sequence[Mapping[str, object]]]
-    metrics: tuple[Metric, ...]
-    ours: Callable[..., pd.DataFrame]        # verdict rows (+ seed) -> our metrics frame
-    paper_n: str | None = None               # the paper's n column, if printed
-    match: tuple[str, ...] | None = None     # key columns used to look up ``rows`` (default keys)
-
-
-def _ladder(split: str, level: str) -> dict:
-    return {"split": split, "protocol": "ladder", "level": level}
-
-
-def _equivalence(rows, seed):
-    return metrics.equivalence_table(rows, BY, seed=seed)
-
-
-def _graded(rows, seed):
-    return metrics.graded_table(rows, BY, seed=seed)
-
-
-def _correctness(rows, seed):
-    conflicts = rows.loc[rows["target_relation"] == "correctness_conflict"]
-    return metrics.correctness_table(conflicts, BY, seed=seed)
-
-
-def _position(rows, seed):
-    return metrics.position_table(rows, BY)
-
-
-def _ranking(rows, seed):
-    return ranking_scores_with_intervals(rows, seed=seed)
-
-
-def _direct(rows, seed):
-    return metrics.direct_comparison(rows, by=BY)
-
-
-def _rationale(rows, seed):
-    from tjb_lib.rationale import keyword_rates
-
-    return keyword_rates(rows, by=("judge", "split", "decision_type"))
-
-
-def figure_3_paper() -> pd.DataFrame:
-    """Figure 3's values as Table A1 says: the A11 ladder plus A12's TRACE point per judge."""
-    ladder = paper_table("table_a11")[["judge", "level", "better_plain", "tie"]]
-    trace = paper_table("table_a12").rename(columns={"trace_better_plain": "better_plain",
-                                                     "trace_tie": "tie"})
-    trace = trace.assign(level="TRACE")[["judge", "level", "better_plain", "tie"]]
-    return pd.concat([ladder, trace], ignore_index=True).assign(source="Figure 3")
-
-
-_EQ = ("tie", "citation_win", "base_win")
-_A9_ROWS = {("Mechanical Plain",): _ladder("mechanical_hotpotqa", "L0"),
-            ("Mechanical Strict",): _ladder("mechanical_hotpotqa", "L4"),
-            ("Decoupled Mechanical",): {"split": "mechanical_hotpotqa", "protocol": "trace_v2"},
-            ("Natural Plain",): _ladder("natural_hotpotqa", "L0"),
-            ("Natural Strict",): _ladder("natural_hotpotqa", "L4")}
-_A10_ROWS = {(v,): _ladder(f"ablation_{s}", "L0") for v, s in (
-    ("full citation", "full_citation"), ("source-only", "source_only"),
-    ("empty shell", "empty_shell"), ("evidence-only", "evidence_only"),
-    ("sentence-id-only", "sentence_id_only"), ("length-control", "length_control"))}
-_STRICT_SPLITS = {"HotpotQA mechanical": "mechanical_hotpotqa",
-                  "FinQA mechanical": "mechanical_finqa",
-                  "Natural citation-looking": "natural_hotpotqa"}
-_FIG2_SPLITS = {"HotpotQA": "mechanical_hotpotqa", "FinQA": "mechanical_finqa",
-                "Natural": "natural_hotpotqa"}
-_PLAIN_STRICT = (Metric("plain_cited_win", "citation_win", {"protocol": "ladder", "level": "L0"}),
-                 Metric("strict_tie", "tie", {"protocol": "ladder", "level": "L4"}))
-_RANK_PROTOCOLS = {"plain preference": {"protocol": "ladder", "level": "L0"},
-                   "correctness-first": {"protocol": "ladder", "level": "L3"},
-                   "TRACE": {"protocol": "trace_v2"}}
-_SYSTEMS = ("answer_only", "plain_full", "cited_full", "cited_partial")
-
-SPECS: dict[str, FloatSpec] = {
-    "table_a9": FloatSpec(
-        "table_a9", "model", ("protocol",), _A9_ROWS,
-        (*(Metric(c, c) for c in _EQ), Metric("signed_effect", "signed_effect",
-                                              interval="bootstrap")),
-        _equivalence, paper_n="n"),
-    "table_a10": FloatSpec(
-        "table_a10", "model", ("variant",), _A10_ROWS,
-        (*(Metric(c, c) for c in _EQ), Metric("signed_effect", "signed_effect",
-                                              interval="bootstrap")),
-        _equivalence, paper_n="n"),
-    "table_a14": FloatSpec(
-        "table_a14", "judge", ("split",), {(k,): {"split": v} for k, v in _STRICT_SPLITS.items()},
-        _PLAIN_STRICT, _equivalence),
-    "figure_2": FloatSpec(
-        "figure_2", "judge", ("panel", "split"),
-        {(k,): {"split": v} for k, v in _FIG2_SPLITS.items()}, _PLAIN_STRICT, _equivalence,
-        match=("split",)),
-    "table_a15": FloatSpec(
-        "table_a15", "model", (), {(): {"split": "conflict", "protocol": "trace_v1"}},
-        (Metric("correct_base_win", "correct_win"), Metric("wrong_cited_win", "wrong_win"),
-         Metric("tie", "tie")), _correctness, paper_n="n"),
-    "table_a16": FloatSpec(
-        "table_a16", "model", (),
-        {(): [_ladder("position_control", "L0"), _ladder("position_control", "L4")]},
-        tuple(Metric(c, c) for c in ("first_position_win", "second_position_win", "tie")),
-        _position, paper_n="n"),
-    "table_a11": FloatSpec(
-        "table_a11", "judge", ("level",),
-        {(lv,): _ladder("moderate_hotpotqa", lv) for lv in ("L0", "L1", "L2", "L3", "L4")},
-        (Metric("better_plain", "better_plain"), Metric("tie", "tie")), _graded),
-    "figure_3": FloatSpec(
-        figure_3_paper, "judge", ("level",),
-        {**{(lv,): _ladder("moderate_hotpotqa", lv) for lv in ("L0", "L1", "L2", "L3", "L4")},
-         ("TRACE",): {"split": "moderate_hotpotqa", "protocol": "trace_v2"}},
-        (Metric("better_plain", "better_plain"), Metric("tie", "tie")), _graded),
-    "table_a12": FloatSpec(
-        "table_a12", "judge", (), {(): {"split": "moderate_hotpotqa", "protocol": "trace_v2"}},
-        (Metric("trace_better_plain", "better_plain"), Metric("trace_worse_cited", "worse_cited"),
-         Metric("trace_tie", "tie")), _graded),
-    "table_a13": FloatSpec(
-        "table_a13", "judge", (), {(): {"split": "moderate_finqa"}},
-        (Metric("l0_l2_better_plain_low", "better_plain",
-                {"protocol": "ladder", "level": ["L0", "L1", "L2"]}, agg="min"),
-         Metric("l0_l2_better_plain_high", "better_plain",
-                {"protocol": "ladder", "level": ["L0", "L1", "L2"]}, agg="max"),
-         Metric("l4_tie", "tie", {"protocol": "ladder", "level": "L4"}),
-         Metric("trace_better_plain", "better_plain", {"protocol": "trace_v2"}),
-         Metric("trace_tie", "tie", {"protocol": "trace_v2"})),
-        _graded, paper_n="n_ordered_per_condition"),
-    "table_a19": FloatSpec(
-        "table_a19", "judge", ("level",),
-        {(lv,): _ladder("soft_hotpotqa", lv) for lv in ("L0", "L1", "L2", "L3", "L4")},
-        (Metric("worse_cited", "worse_cited"), Metric("tie", "tie")), _graded),
-    "table_a17": FloatSpec(
-        "table_a17", "judge", ("protocol", "system"),
-        {(p, s): {"split": "ranking_hotpotqa", "system": s, **_RANK_PROTOCOLS[p]}
-         for p in ("plain preference", "TRACE") for s in _SYSTEMS},
-        (Metric("score", "score", interval="bootstrap"),), _ranking),
-    "table_a18": FloatSpec(
-        "table_a18", "judge", ("protocol",),
-        {(p,): {"split": "ranking_hotpotqa", **f} for p, f in _RANK_PROTOCOLS.items()},
-        tuple(Metric(c, f"{c}_pct", paper_per="n_ordered_rows")
-              for c in ("plain_full_wins", "cited_full_wins", "tie")),
-        _direct, paper_n="n_ordered_rows"),
-    "table_a20": FloatSpec(
-        "table_a20", "judge", ("split", "decision_type"),
-        {(k, d): {"split": v, "decision_type": d} for k, v in _STRICT_SPLITS.items()
-         for d in ("citation win", "Tie")},
-        (Metric("keyword_rate", "rate", low="ci_low", high="ci_high"),), _rationale),
-}
-SPECS["figure_a1"] = SPECS["table_a19"]
-
-
-# --------------------------------------------------------------------------- our metrics
-
-
-def ranking_scores_with_intervals(rows: pd.DataFrame, by: Sequence[str] = BY,
-                                  n_resamples: int = metrics.N_RESAMPLES,
-                                  seed: int = 0) -> pd.DataFrame:
-    """Table A17 scores (metrics.ranking_scores) plus a bootstrap interval per system: the
-    score is the mean of 1 / 0.5 / 0 points over the system's ordered comparisons, so those
-    points are resampled (unparsed rows score 0 and stay in, as in the score)."""
-    scores = metrics.ranking_scores(rows, by)
-    by = list(by)
-    keys = rows[by].astype(object).where(rows[by].notna(), "")  # as ranking_scores groups
-    d = rows["decision"].to_numpy()
-    long = []
-    for side in ("cited", "plain"):
-        part = keys.copy()
-        part["system"] = rows[f"system_{side}"].to_numpy()
-        part["points"] = np.where(d == side, 1.0, np.where(d == "tie", 0.5, 0.0))
-        part["replied"] = d != "failed"
-        long.append(part)
-    long = pd.concat(long, ignore_index=True)
-    long = long.loc[long["replied"]]
-    ci = {}
-    for key, g in long.groupby([*by, "system"], sort=True):
-        _, lo, hi = stats.bootstrap_mean(g["points"].to_numpy(), n_resamples=n_resamples,
-                                         seed=seed)
-        ci[key if isinstance(key, tuple) else (key,)] = (100 * lo, 100 * hi)
-    idx = list(scores[[*by, "system"]].itertuples(index=False, name=None))
-    scores["score_low"] = [ci.get(k, (np.nan, np.nan))[0] for k in idx]
-    scores["score_high"] = [ci.get(k, (np.nan, np.nan))[1] for k in idx]
-    return scores
-
-
-def our_metrics(name: str, rows: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
-    """The metrics frame behind float ``name``, computed from our verdict rows."""
-    return _spec(name).ours(rows, seed)
-
-
-# --------------------------------------------------------------------------- comparison
-
-
-def _spec(name: str) -> FloatSpec:
-    if name not in SPECS:
-        raise ValueError(f"no comparison is defined for {name!r}; known: {sorted(SPECS)}")
-    return SPECS[name]
+# --------------------------------------------------------------------------- paper floats
 
 
 def paper_values(name: str) -> pd.DataFrame:
     """The paper's printed rows for float ``name``."""
-    spec = _spec(name)
+    spec = _comparison(name)
     return spec.paper() if callable(spec.paper) else paper_table(spec.paper)
+
+
+def our_metrics(name: str, rows: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
+    """The metrics frame behind float ``name``, computed from our verdict rows."""
+    return _comparison(name).ours(rows, seed)
+
+
+def _comparison(name: str) -> floats.Comparison:
+    spec = floats.get(name).comparison
+    if spec is None:
+        raise ValueError(f"{name} is not compared cell by cell with a paper table")
+    return spec
 
 
 def _filter(frame: pd.DataFrame, where: Mapping[str, object]) -> pd.DataFrame:
@@ -291,17 +59,33 @@ def _filter(frame: pd.DataFrame, where: Mapping[str, object]) -> pd.DataFrame:
     return frame.loc[mask]
 
 
-def _cell(ours: pd.DataFrame, where: Mapping[str, object], m: Metric) -> dict:
+def _count_of(row: pd.Series, col: str) -> float:
+    return float(row[col]) if col in row.index and pd.notna(row[col]) else np.nan
+
+
+def cell_status(n: float, matched: bool, has_rationale_column: bool = False) -> str:
+    """What an empty cell means: never a rate of 0."""
+    if not matched:
+        return "not run"
+    if not n:
+        return "no rationale text" if has_rationale_column else "no parsed verdict"
+    return "ok"
+
+
+def _cell(ours: pd.DataFrame, where: Mapping[str, object], m: floats.Metric) -> dict:
     hit = _filter(ours, {**where, **m.where})
-    empty = {"ours": np.nan, "ours_low": np.nan, "ours_high": np.nan, "n": 0, "k": np.nan,
-             "setting": "", "our_split": where.get("split", "")}
+    base = {"ours": np.nan, "ours_low": np.nan, "ours_high": np.nan, "n": 0, "k": np.nan,
+            "n_unparsed": np.nan, "n_failed": np.nan, "unparsed": np.nan,
+            "setting": "", "our_split": where.get("split", ""), "status": "not run"}
     if hit.empty:
-        return empty
+        return base
     if m.agg in ("min", "max"):
-        hit = hit.dropna(subset=[m.ours])
-        if hit.empty:
-            return empty
-        hit = hit.loc[[getattr(hit[m.ours], f"idx{m.agg}")()]]
+        rated = hit.dropna(subset=[m.ours])
+        if rated.empty:  # rows, but no parsed verdict in any of them
+            return {**base, "n_unparsed": hit.get("n_unparsed", pd.Series(np.nan)).sum(),
+                    "n_failed": hit.get("n_failed", pd.Series(np.nan)).sum(),
+                    "status": cell_status(0, True, "n_without_rationale" in hit.columns)}
+        hit = rated.loc[[getattr(rated[m.ours], f"idx{m.agg}")()]]
     elif len(hit) > 1:
         raise ValueError(f"{len(hit)} rows of our metrics match {dict(where, **m.where)} for "
                          f"{m.paper!r}: the filter must name one setting")
@@ -310,22 +94,25 @@ def _cell(ours: pd.DataFrame, where: Mapping[str, object], m: Metric) -> dict:
                        zip(hit.get("protocol", [""]), hit.get("level", [""]))} - {""})
     count_col = next((c for c in (f"n_{m.ours}", "k", m.ours.removesuffix("_pct"))
                       if c in hit.columns and c != m.ours), None)
+    n = int(row["n"])
     return {"ours": float(row[m.ours]), "ours_low": float(row[m.low or f"{m.ours}_low"]),
-            "ours_high": float(row[m.high or f"{m.ours}_high"]), "n": int(row["n"]),
+            "ours_high": float(row[m.high or f"{m.ours}_high"]), "n": n,
             "k": float(row[count_col]) if count_col and m.interval == "wilson" else np.nan,
+            "n_unparsed": _count_of(row, "n_unparsed"), "n_failed": _count_of(row, "n_failed"),
+            "unparsed": _count_of(row, "unparsed"),
             "setting": ",".join(settings) or str(row.get("protocol", "")),
-            "our_split": str(row.get("split", where.get("split", "")))}
+            "our_split": str(row.get("split", where.get("split", ""))),
+            "status": cell_status(n, True, "n_without_rationale" in hit.columns)}
 
 
 def compare(name: str, ours: pd.DataFrame, judge: str) -> pd.DataFrame:
     """Paper's rows for float ``name`` with our value beside each printed cell.
 
     ``ours`` is :func:`our_metrics` (one judge). Output columns: the paper's judge and key
-    columns as printed, then setting, our_split, metric, paper, ours, ours_low, ours_high,
-    interval, n (our ordered comparisons in the cell), k (our count), paper_n, judge (ours).
-    A cell we did not run gets ours = NaN and n = 0 rather than an error.
+    columns as printed, then :data:`OUT_COLUMNS`. A cell we did not run gets ours = NaN, n = 0
+    and status "not run" rather than an error.
     """
-    spec = _spec(name)
+    spec = _comparison(name)
     paper = paper_values(name)
     need = [spec.judge_col, *spec.keys, *(m.paper for m in spec.metrics)]
     missing = [c for c in need if c not in paper.columns]
@@ -339,7 +126,7 @@ def compare(name: str, ours: pd.DataFrame, judge: str) -> pd.DataFrame:
         key = tuple(prow[c] for c in match)
         if key not in spec.rows:
             raise ValueError(f"{name}: the paper row {key} has no setting of ours in "
-                             f"tjb_lib.compare.SPECS")
+                             f"tjb_lib.floats")
         wheres = spec.rows[key]
         for where in (wheres if isinstance(wheres, (list, tuple)) else [wheres]):
             for m in spec.metrics:
@@ -348,13 +135,9 @@ def compare(name: str, ours: pd.DataFrame, judge: str) -> pd.DataFrame:
                     value = 100.0 * value / prow[m.paper_per]
                 cell = _cell(ours, where, m)
                 out.append({"paper_judge": prow[spec.judge_col],
-                            **{c: prow[c] for c in spec.keys},
-                            "setting": cell["setting"], "our_split": cell["our_split"],
-                            "metric": m.paper, "paper": float(value) if pd.notna(value)
-                            else np.nan,
-                            "ours": cell["ours"], "ours_low": cell["ours_low"],
-                            "ours_high": cell["ours_high"], "interval": m.interval,
-                            "n": cell["n"], "k": cell["k"],
+                            **{c: prow[c] for c in spec.keys}, **cell, "metric": m.paper,
+                            "paper": float(value) if pd.notna(value) else np.nan,
+                            "interval": m.interval,
                             "paper_n": prow[spec.paper_n] if spec.paper_n else np.nan,
                             "judge": judge})
     cols = ["paper_judge", *spec.keys, *(c for c in OUT_COLUMNS if c != "paper_judge")]
@@ -362,8 +145,290 @@ def compare(name: str, ours: pd.DataFrame, judge: str) -> pd.DataFrame:
 
 
 def compare_float(name: str, rows: pd.DataFrame, judge: str, seed: int = 0) -> pd.DataFrame:
-    """:func:`our_metrics` then :func:`compare`, for the notebooks."""
+    """:func:`our_metrics` then :func:`compare`. No verdict rows at all: every cell not run."""
+    if rows.empty or "decision" not in rows.columns:
+        return compare(name, pd.DataFrame(columns=["judge"]), judge)
     return compare(name, our_metrics(name, rows, seed), judge)
+
+
+# --------------------------------------------------------------------------- position controls
+
+#: a judge picks a slot when one slot wins on identical candidates with the whole 95% Wilson
+#: interval above this share of its parsed verdicts: its other verdicts are then position too
+SLOT_PICKING = 50.0
+
+
+def position_levels(rows: pd.DataFrame, judge: str) -> list[dict]:
+    """Per setting of the position-only controls: first/second-slot win rates, their Wilson
+    lower bounds and n (parsed verdicts), from verdict rows."""
+    sub = rows.loc[(rows["judge"] == judge) & (rows["split"] == "position_control")] \
+        if len(rows) else rows
+    if sub.empty:
+        return []
+    t = metrics.position_table(sub, ("judge", "protocol", "level"))
+    return [{"setting": setting_name(r.protocol, r.level), "n": int(r.n),
+             "first": r.first_position_win, "first_low": r.first_position_win_low,
+             "first_high": r.first_position_win_high, "second": r.second_position_win,
+             "second_low": r.second_position_win_low,
+             "second_high": r.second_position_win_high, "tie": r.tie}
+            for r in t.itertuples()]
+
+
+def position_levels_from_table(a16: pd.DataFrame, judge: str) -> list[dict]:
+    """The same per-setting values, read back from the written Table A16 comparison."""
+    sub = a16.loc[(a16["judge"] == judge) & (a16["status"] == "ok")] \
+        if "status" in a16.columns else a16.iloc[0:0]
+    out = []
+    for setting, g in sub.groupby("setting", sort=True):
+        cells = g.drop_duplicates("metric").set_index("metric")
+        if not {"first_position_win", "second_position_win"} <= set(cells.index):
+            continue
+        f, s = cells.loc["first_position_win"], cells.loc["second_position_win"]
+        out.append({"setting": setting, "n": int(f["n"]), "first": f["ours"],
+                    "first_low": f["ours_low"], "first_high": f["ours_high"],
+                    "second": s["ours"], "second_low": s["ours_low"],
+                    "second_high": s["ours_high"],
+                    "tie": cells["ours"].get("tie", np.nan)})
+    return out
+
+
+def slot_picking(levels: Sequence[dict]) -> str | None:
+    """'first' or 'second' when the controls show the judge answering one slot at any
+    setting (see :data:`SLOT_PICKING`), else None."""
+    for lv in levels:
+        for slot in ("first", "second"):
+            if pd.notna(lv[f"{slot}_low"]) and lv[f"{slot}_low"] > SLOT_PICKING:
+                return slot
+    return None
+
+
+def position_reading(judge: str, levels: Sequence[dict]) -> str:
+    """One paragraph on what the position-only controls say about reading this judge."""
+    if not levels:
+        return (f"{judge}: no position-only control verdicts, so whether its verdicts follow a "
+                "slot rather than the content is not known; read its tables with that caveat.")
+    parts = "; ".join(f"{lv['setting']}: first slot {lv['first']:.1f}% "
+                      f"[{lv['first_low']:.1f}, {lv['first_high']:.1f}], second slot "
+                      f"{lv['second']:.1f}%, Tie {lv['tie']:.1f}% (n={lv['n']})"
+                      for lv in levels if lv["n"])
+    slot = slot_picking(levels)
+    if slot:
+        return (f"{judge} answers the {slot} slot on the position-only controls (identical "
+                f"candidates, where the right answer is Tie): {parts}. Its verdicts are "
+                "position-driven and are not interpretable as content preferences; its tables "
+                "describe that artefact, not the paper's effects.")
+    if not parts:
+        return f"{judge}: no position-only control verdict parsed, so slot picking is not known."
+    return (f"{judge} on the position-only controls: {parts}. No slot wins a majority, so its "
+            "verdicts elsewhere can be read as responses to the candidates.")
+
+
+# --------------------------------------------------------------------------- tables of ours
+
+
+def _judge_rows(nb) -> pd.DataFrame:
+    rows = nb.rows
+    return rows.loc[rows["judge"] == nb.judge] if len(rows) else rows
+
+
+def order_gaps(nb) -> pd.DataFrame:
+    """Order gaps (§E.8) per split and setting, with the paper's one printed gap (GPT-5.5,
+    HotpotQA mechanical, plain: 2.7 points) beside ours where it applies."""
+    rows = _judge_rows(nb)
+    rows = rows.loc[rows["target_relation"] == "equivalent"]
+    out = metrics.order_gap_table(rows, BY, seed=nb.seed)
+    is_ref = (out["split"] == "mechanical_hotpotqa") & (out["level"] == "L0")
+    out["paper"] = np.where(is_ref, claim_value("C111"), np.nan)
+    out["paper_judge"] = np.where(is_ref, "GPT-5.5", "")
+    return out
+
+
+#: what a Tie means on each tier (§0), and the human Tie prevalence the paper gives (claims)
+TIE_READING = {"equivalent": ("bias suppression (gold Tie)", None),
+               "quality_soft": ("possibly calibrated (humans mostly Tie)", "C034"),
+               "quality_moderate": ("resolution loss (humans better-plain)", "C039"),
+               "identical": ("position control (gold Tie)", None)}
+
+
+def tie_decomposition(nb) -> pd.DataFrame:
+    """Tie rate per target relation and setting (§5.3), never pooled, with what a Tie means on
+    that tier and the paper's human Tie prevalence where printed (soft 96%, moderate 9%)."""
+    rows = _judge_rows(nb)
+    sub = rows.loc[rows["target_relation"].isin(TIE_READING)]
+    out = metrics.tie_by_relation(sub, ("judge", "protocol", "level"))
+    out["tie_means"] = out["target_relation"].map(lambda r: TIE_READING[r][0])
+    out["paper_human_tie"] = out["target_relation"].map(
+        lambda r: claim_value(TIE_READING[r][1]) if TIE_READING[r][1] else np.nan)
+    keep = ["judge", "protocol", "level", "target_relation", "tie_means", "n", "tie", "tie_low",
+            "tie_high", "paper_human_tie", "cited", "plain", "n_unparsed", "unparsed",
+            "n_failed"]
+    return out[keep]
+
+
+def conflict_protocols(nb) -> pd.DataFrame:
+    """Correctness conflicts under every protocol we ran (p0 wording): A15's decoupled probe
+    beside L4 and TRACE-lite, which the paper does not print (data/paper_reported/NOTES.md)."""
+    rows = _judge_rows(nb)
+    rows = rows.loc[(rows["split"] == "conflict") & (rows["paraphrase"] == "p0")]
+    return metrics.correctness_table(rows, seed=nb.seed)
+
+
+def moderate_protocols(nb) -> pd.DataFrame:
+    """Every protocol we ran on the HotpotQA moderate tier, side by side."""
+    rows = _judge_rows(nb)
+    return metrics.graded_table(rows.loc[rows["split"] == "moderate_hotpotqa"], seed=nb.seed)
+
+
+def _side_name(side: Mapping[str, object]) -> str:
+    return setting_name(str(side.get("protocol", "ladder")), str(side.get("level", "")))
+
+
+def contrast(rows: pd.DataFrame, c: floats.Contrast, judge: str, seed: int = 0) -> dict:
+    """One paired contrast on the better-plain indicator (§5.4, §E.5), with its direction in
+    words and the paper's statement of it."""
+    sub = rows.loc[(rows["split"] == c.split) & (rows["judge"] == judge)] if len(rows) else rows
+    a, b = _side_name(c.a), _side_name(c.b)
+    out = {"contrast": c.label, "split": c.split, "n": 0, "rate_a": np.nan, "rate_b": np.nan,
+           "difference": np.nan, "difference_low": np.nan, "difference_high": np.nan,
+           "discordant_a_only": 0, "discordant_b_only": 0, "mcnemar_p": np.nan, "p": "",
+           "n_unparsed": 0, "n_failed": 0, "judge": judge}
+    try:
+        r = metrics.paired_contrast(sub, c.a, c.b, outcome="plain", by=("judge", "split"),
+                                    keys=("pair_id", "order"), seed=seed).iloc[0]
+    except ValueError:  # one side was not run
+        return {**out, "direction": f"not run: no verdict rows for {a} or {b}",
+                "paper": contrast_paper_text(c)}
+    p = r["mcnemar_p"]
+    out.update(n=int(r["n"]), rate_a=r["rate_a"], rate_b=r["rate_b"],
+               difference=r["difference"], difference_low=r["difference_low"],
+               difference_high=r["difference_high"], discordant_a_only=int(r["b_only"]),
+               discordant_b_only=int(r["c_only"]), mcnemar_p=p,
+               p="" if not r["n"] else ("p<0.001" if p < 0.001 else f"p={p:.3g}"),
+               n_unparsed=int(r["n_unparsed"]), n_failed=int(r["n_failed"]))
+    if not r["n"]:
+        direction = (f"no ordered comparison has a parsed verdict under both {a} and {b} "
+                     f"({int(r['n_unparsed'])} with an unparsed side)")
+    elif r["difference"] == 0:
+        direction = f"no difference: better-plain {r['rate_a']:.1f}% under both {a} and {b}"
+    else:
+        word = "higher" if r["difference"] > 0 else "lower"
+        direction = (f"better-plain {word} under {a} ({r['rate_a']:.1f}%) than under {b} "
+                     f"({r['rate_b']:.1f}%)")
+    return {**out, "direction": direction, "paper": contrast_paper_text(c)}
+
+
+def contrasts_e5(nb) -> pd.DataFrame:
+    """The paired contrasts of ``floats.CONTRASTS`` (L0 vs L4, L4 vs TRACE, L3 vs TRACE)."""
+    return pd.DataFrame([contrast(nb.rows, c, nb.judge, nb.seed) for c in floats.CONTRASTS])
+
+
+def contrast_paper_text(c: floats.Contrast) -> str:
+    """The paper's statement of a contrast, its numbers filled in from in_text_claims.csv."""
+    import re
+
+    ids = re.findall(r"\{(C\d{3})\}", c.paper)
+    return c.paper.format(**{i: f"{claim_value(i):g}" for i in ids})
+
+
+def planned_calls(protocol: str) -> int:
+    """Calls one ordered comparison makes under ``protocol`` (2 for TRACE v1/v2)."""
+    level = "L0" if protocol == "ladder" else ""
+    return 1 if Spec(protocol, level).single_call else 2
+
+
+def protocol_cost(nb, split: str = "moderate_hotpotqa", relative_to: str = "L0",
+                  prices=None) -> pd.DataFrame:
+    """Calls and tokens per ordered comparison per setting on one split (§6), as multiples of
+    the one-call ``relative_to`` setting, with the paper's TRACE figures beside the TRACE rows
+    (2 calls; 3.7-4.3x the tokens; 5.3-5.9x the dollars).
+
+    ``calls_per_comparison`` is what the protocol makes for one ordered comparison (2 for
+    TRACE); ``calls_made_per_comparison`` what our rows show, which is less where a TRACE
+    stage 1 did not parse and no stage 2 was made (``n_stopped_after_stage_1``). Tokens and
+    dollars are over the comparisons that made every call (``n_completed``), so an unfinished
+    TRACE comparison does not make TRACE look cheap; no completed comparison leaves them NaN.
+    """
+    from tjb_lib import cost
+
+    rows = _judge_rows(nb)
+    sub = rows.loc[rows["split"] == split]
+    planned = sub["protocol"].map(planned_calls)
+    done = pd.to_numeric(sub["calls"], errors="coerce") >= planned
+    settings = [setting_name(p, lv) for p, lv in zip(sub["protocol"], sub["level"].fillna(""))]
+    base = pd.DataFrame({"setting": settings, "planned": planned.to_numpy(),
+                         "calls": pd.to_numeric(sub["calls"], errors="coerce").to_numpy(),
+                         "done": done.to_numpy()})
+    counts = base.groupby("setting", sort=True).agg(
+        comparisons=("done", "size"), n_completed=("done", "sum"),
+        calls_per_comparison=("planned", "max"), calls_made_per_comparison=("calls", "mean"))
+    counts["n_stopped_after_stage_1"] = counts["comparisons"] - counts["n_completed"]
+    counts.index = counts.index.astype(object)
+    completed = sub.loc[done]
+    if completed.empty:
+        priced = pd.DataFrame({"setting": pd.Series(dtype=object)})
+    else:
+        ref = relative_to if relative_to in {setting_name(p, lv) for p, lv in zip(
+            completed["protocol"], completed["level"].fillna(""))} else None
+        priced = cost.protocol_cost(completed, prices=prices, by=("setting",), relative_to=ref)
+    keep = ["input_tokens_per_comparison", "output_tokens_per_comparison",
+            "tokens_per_comparison", "usd_per_1000_comparisons", "token_multiplier",
+            "dollar_multiplier"]
+    out = counts.reset_index().merge(priced.reindex(columns=["setting", *keep]), on="setting",
+                                     how="left")
+    trace = out["setting"].isin(("trace_v1", "trace_v2"))
+    out["paper_calls_per_comparison"] = np.where(trace, claim_value("C080"), 1.0)
+    for col, lo, hi in (("token_multiplier", "C074", "C075"),
+                        ("dollar_multiplier", "C076", "C077")):
+        out[f"paper_{col}_low"] = np.where(trace, claim_value(lo), np.nan)
+        out[f"paper_{col}_high"] = np.where(trace, claim_value(hi), np.nan)
+    return out.rename(columns={"setting": "protocol"}).assign(split=split, judge=nb.judge)
+
+
+def table_1(nb) -> pd.DataFrame:
+    """Table 1 from the manifest the notebook built or verified."""
+    from tjb_lib.pairs import table1
+
+    return table1.table_1(nb.manifest)
+
+
+#: Table 2 rows -> (workbook set, as notebook 10 names it; agreement_table group)
+TABLE_2_ROWS = {"Natural equivalence": ("natural_workbook", "equivalent"),
+                "Graded soft": ("graded_workbook", "quality_soft"),
+                "Graded moderate": ("graded_workbook", "quality_moderate"),
+                "Graded overall": ("graded_workbook", "overall")}
+TABLE_2_METRICS = ("raw_agreement_pct", "pabak", "gwet_ac1")
+
+
+def table_2(nb=None, root=None) -> pd.DataFrame:
+    """Table 2 with our agreement beside the paper's, from the filled workbooks found under
+    data/human_validation/labels/ (ours = NaN, n = 0, status "needs human labels" without)."""
+    from tjb_lib import annotate
+
+    ours = annotate.human_agreement(root)
+    paper = paper_table("table_2")
+    out = []
+    for _, prow in paper.iterrows():
+        kind, group = TABLE_2_ROWS[prow["validation_set"]]
+        hit = ours[(ours["kind"] == kind) & (ours["validation_set"] == group)] \
+            if len(ours) else ours
+        for m in TABLE_2_METRICS:
+            out.append({"validation_set": prow["validation_set"], "metric": m,
+                        "paper": float(prow[m]),
+                        "ours": float(hit[m].iloc[0]) if len(hit) else np.nan,
+                        "n": int(hit["n"].iloc[0]) if len(hit) else 0, "paper_n": prow["n"],
+                        "status": "ok" if len(hit) else "needs human labels",
+                        "paper_signal": prow["main_human_label_signal"],
+                        "our_signal": hit["main_human_label_signal"].iloc[0] if len(hit)
+                        else "no human labels"})
+    return pd.DataFrame(out)
+
+
+def manifest_frame(manifest: Mapping) -> pd.DataFrame:
+    """The split manifest as a table: split, pairs, target relation, source, sha256 prefix."""
+    return pd.DataFrame([{"split": name, "pairs": s["count"],
+                          "target_relation": s["target_relation"], "source": s["source"],
+                          "sha256": s["sha256"][:12]}
+                         for name, s in manifest["splits"].items()])
 
 
 # --------------------------------------------------------------------------- in-text claims
@@ -378,142 +443,6 @@ def claims(ids: Sequence[str]) -> pd.DataFrame:
     return table.loc[list(ids)].reset_index()
 
 
-def contrasts(rows: pd.DataFrame, pairs: Mapping[str, tuple[Mapping, Mapping]], judge: str,
-              split: str, seed: int = 0) -> pd.DataFrame:
-    """Paired protocol contrasts (§5.4, §E.5) on the better-plain indicator: the difference in
-    points with its paired bootstrap interval and the exact McNemar p, one row per named
-    contrast, e.g. {"L0 vs L4": ({"level": "L0"}, {"level": "L4"})}. Units are ordered
-    comparisons judged under both settings (pair x order)."""
-    sub = rows.loc[(rows["split"] == split) & (rows["judge"] == judge)]
-    out = []
-    for label, (a, b) in pairs.items():
-        res = metrics.paired_contrast(sub, a, b, outcome="plain", by=("judge", "split"),
-                                      keys=("pair_id", "order"), seed=seed)
-        r = res.iloc[0].to_dict()
-        p = r["mcnemar_p"]
-        out.append({"contrast": label, "split": split, "n": r["n"],
-                    "rate_a": r["rate_a"], "rate_b": r["rate_b"],
-                    "difference": r["difference"], "difference_low": r["difference_low"],
-                    "difference_high": r["difference_high"],
-                    "discordant_a_only": r["b_only"], "discordant_b_only": r["c_only"],
-                    "mcnemar_p": p, "p": "p<0.001" if p < 0.001 else f"p={p:.3g}",
-                    "judge": judge})
-    return pd.DataFrame(out)
-
-
-# --------------------------------------------------------------------------- human validation
-
-#: Table 2 rows -> (workbook kind, agreement_table group)
-TABLE_2_ROWS = {"Natural equivalence": ("natural", "equivalent"),
-                "Graded soft": ("graded", "quality_soft"),
-                "Graded moderate": ("graded", "quality_moderate"),
-                "Graded overall": ("graded", "overall")}
-TABLE_2_METRICS = ("raw_agreement_pct", "pabak", "gwet_ac1")
-
-
-def human_agreement(root: str | Path | None = None) -> pd.DataFrame:
-    """Our Table 2 rows from the filled workbooks found by ``annotate.label_sets`` (the layout is
-    in data/human_validation/README.md): the two original annotators of each workbook, before
-    adjudication, as in the paper. Empty frame when there are no labels."""
-    from tjb_lib import annotate
-
-    frames = []
-    for found in annotate.label_sets(root):
-        raters = found["annotators"]
-        if len(raters) != 2:
-            raise ValueError(f"labels/{found['stem']}: need exactly two annotator files (plus an "
-                             f"optional ADJ), found {sorted(p.name for p in raters.values())}")
-        a, b = (annotate.import_workbook(p, found["key"], annotator=code)
-                for code, p in sorted(raters.items()))
-        frames.append(annotate.agreement_table(a, b).assign(kind=found["stem"]))
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["kind", "validation_set", "n", *TABLE_2_METRICS, "main_human_label_signal"])
-
-
-def compare_table_2(ours: pd.DataFrame) -> pd.DataFrame:
-    """Table 2 with our agreement beside the paper's (ours = NaN, n = 0 without labels)."""
-    paper = paper_table("table_2")
-    out = []
-    for _, prow in paper.iterrows():
-        kind, group = TABLE_2_ROWS[prow["validation_set"]]
-        hit = ours[(ours["kind"] == kind) & (ours["validation_set"] == group)] \
-            if len(ours) else ours
-        for m in TABLE_2_METRICS:
-            out.append({"validation_set": prow["validation_set"], "metric": m,
-                        "paper": float(prow[m]),
-                        "ours": float(hit[m].iloc[0]) if len(hit) else np.nan,
-                        "n": int(hit["n"].iloc[0]) if len(hit) else 0, "paper_n": prow["n"],
-                        "paper_signal": prow["main_human_label_signal"],
-                        "our_signal": hit["main_human_label_signal"].iloc[0] if len(hit)
-                        else "no human labels"})
-    return pd.DataFrame(out)
-
-
-# --------------------------------------------------------------------------- prose numbers
-
-
-def _claim(cid: str) -> float:
+def claim_value(cid: str) -> float:
+    """The number the paper states for one claim."""
     return float(claims([cid])["value"].iloc[0])
-
-
-def order_gaps(rows: pd.DataFrame, judge: str, seed: int = 0) -> pd.DataFrame:
-    """Order gaps (§E.8) per split and setting, with the paper's one printed gap (GPT-5.5,
-    HotpotQA mechanical, plain: 2.7 points) beside ours where it applies."""
-    out = metrics.order_gap_table(rows.loc[rows["judge"] == judge], BY, seed=seed)
-    is_ref = (out["split"] == "mechanical_hotpotqa") & (out["level"] == "L0")
-    out["paper"] = np.where(is_ref, _claim("C111"), np.nan)
-    out["paper_judge"] = np.where(is_ref, "GPT-5.5", "")
-    return out
-
-
-#: what a Tie means on each tier (§0), and the human Tie prevalence the paper gives (claims)
-TIE_READING = {"equivalent": ("bias suppression (gold Tie)", None),
-               "quality_soft": ("possibly calibrated (humans mostly Tie)", "C034"),
-               "quality_moderate": ("resolution loss (humans better-plain)", "C039"),
-               "identical": ("position control (gold Tie)", None)}
-
-
-def tie_decomposition(rows: pd.DataFrame, judge: str) -> pd.DataFrame:
-    """Tie rate per target relation and setting (§5.3), never pooled, with what a Tie means on
-    that tier and the paper's human Tie prevalence where printed (soft 96%, moderate 9%)."""
-    sub = rows.loc[(rows["judge"] == judge) & rows["target_relation"].isin(TIE_READING)]
-    out = metrics.tie_by_relation(sub, ("judge", "protocol", "level"))
-    out["tie_means"] = out["target_relation"].map(lambda r: TIE_READING[r][0])
-    out["paper_human_tie"] = out["target_relation"].map(
-        lambda r: _claim(TIE_READING[r][1]) if TIE_READING[r][1] else np.nan)
-    keep = ["judge", "protocol", "level", "target_relation", "tie_means", "n", "tie", "tie_low",
-            "tie_high", "paper_human_tie", "cited", "plain", "unparsed"]
-    return out[keep]
-
-
-def protocol_cost(rows: pd.DataFrame, judge: str, split: str,
-                  relative_to: str = "L0") -> pd.DataFrame:
-    """Calls and tokens per ordered comparison per setting on one split (§6), as multiples of
-    the one-call ``relative_to`` setting, with the paper's TRACE figures beside the TRACE rows
-    (2 calls; 3.7-4.3x the tokens; 5.3-5.9x the dollars)."""
-    from tjb_lib import cost
-
-    sub = rows.loc[(rows["judge"] == judge) & (rows["split"] == split)]
-    out = cost.protocol_cost(sub, by=("setting",), relative_to=relative_to).rename(
-        columns={"setting": "protocol"})
-    trace = out["protocol"].isin(("trace_v1", "trace_v2"))
-    out["paper_calls_per_comparison"] = np.where(trace, _claim("C080"), 1.0)
-    for col, lo, hi in (("token_multiplier", "C074", "C075"),
-                        ("dollar_multiplier", "C076", "C077")):
-        out[f"paper_{col}_low"] = np.where(trace, _claim(lo), np.nan)
-        out[f"paper_{col}_high"] = np.where(trace, _claim(hi), np.nan)
-    return out.assign(split=split, judge=judge)
-
-
-def contrast_paper_text(ids: Sequence[str]) -> str:
-    """The paper's numbers for a contrast, quoted from in_text_claims.csv (quantity=value)."""
-    c = claims(ids)
-    return "; ".join(f"{q} = {v:g}" for q, v in zip(c["quantity"], c["value"]))
-
-
-def manifest_frame(manifest: Mapping) -> pd.DataFrame:
-    """The split manifest as a table: split, pairs, target relation, source, sha256 prefix."""
-    return pd.DataFrame([{"split": name, "pairs": s["count"],
-                          "target_relation": s["target_relation"], "source": s["source"],
-                          "sha256": s["sha256"][:12]}
-                         for name, s in manifest["splits"].items()])

@@ -13,7 +13,8 @@ Conventions shared by every table (paper §3, §6-§7; choices the paper leaves 
   table carries ``n_unparsed`` and ``n_failed``. A group with no parsed verdict has ``n`` = 0
   and NaN rates (never 0%).
 * Percentages are computed as 100 * k / n from integer counts, so exact quarters round
-  half-to-even the way the paper's tables do (25.25 -> 25.2); see :func:`round_like_paper`.
+  half-to-even the way the paper's tables do (25.25 -> 25.2) when ``report.present`` shows
+  them to one decimal.
 * Every rate column ``r`` comes with ``r_low`` / ``r_high``: its 95% Wilson interval, in percent.
 * Signed effects, order gaps and protocol contrasts carry percentile bootstrap intervals over
   ordered comparisons (2,000 resamples by default), paired wherever units are shared.
@@ -484,15 +485,3 @@ def direct_comparison(df: pd.DataFrame, first: str = "plain_full", second: str =
         _add_rate(out, f"{name}_pct", name)
     _add_unparsed(out)
     return _tail(out, by, [f"{first}_wins", f"{second}_wins", "tie", "n_unparsed", "n_failed"])
-
-
-# --------------------------------------------------------------------------- presentation
-
-
-def round_like_paper(table: pd.DataFrame, decimals: int = 1) -> pd.DataFrame:
-    """Round float columns half-to-even, as the paper's tables were (25.25 -> 25.2, 11.75 ->
-    11.8); integer count columns are left alone."""
-    out = table.copy()
-    floats = out.select_dtypes(include="float").columns
-    out[floats] = out[floats].round(decimals)
-    return out

@@ -1,27 +1,31 @@
 """The audit plan: which split is judged under which protocol, and on how many pairs.
 
-Every paper table names the runs it needs here, so the notebooks, the shipped raw outputs and
-`python -m tjb_lib judge` agree on one list. ``scale="default"`` is the documented sample that the
-embedded judge finishes in about 20 minutes on 2 CPU cores from an empty cache; ``scale="paper"``
-is every pair of every split, and the paraphrase protocols where the paper used them.
+The runs come from the float registry (``tjb_lib.floats``: every paper float and in-text claim
+names the (split, protocol) runs it needs), the sample sizes from the split registry
+(``tjb_lib.pairs.registry``), so the notebooks, the shipped raw outputs and
+``python -m tjb_lib judge`` agree on one list. ``scale="default"`` is the documented sample that
+the embedded judge finishes in about 20 minutes on 2 CPU cores from an empty cache;
+``scale="paper"`` is every pair of every split. The paraphrase runs the paper reports (the
+correctness conflicts under three wordings of every level, App. A.4; the FinQA wording check,
+App. C.1) are planned at both scales: at the default scale on a third of the split's
+single-call sample, since they repeat every level three times.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
 
 import pandas as pd
 
-from tjb_lib.pairs.registry import SPLITS
+from tjb_lib import floats, paths
+from tjb_lib.pairs.registry import get as split_info
+from tjb_lib.protocols.specs import LEVELS
 
-ABLATION_SPLITS = tuple(f"ablation_{v}" for v in (
-    "full_citation", "source_only", "empty_shell", "evidence_only", "sentence_id_only",
-    "length_control"))
-LEVELS = ("L0", "L1", "L2", "L3", "L4")
+__all__ = ["LEVELS", "Job", "jobs", "limit_for", "notebook_jobs", "run_jobs", "stored"]
 
-#: pairs per split in the default sample (first N pairs in split order), from the split registry
-DEFAULT_PAIRS = {s.name: s.default_pairs for s in SPLITS.values()}
-#: TRACE's stage 1 generates text, ~30x slower than a scored verdict on the embedded judge
-DEFAULT_TRACE_PAIRS = {s.name: s.default_trace_pairs for s in SPLITS.values()}
+SCALES = ("default", "paper")
+TRACE = ("trace_v1", "trace_v2")
 
 
 @dataclass(frozen=True)
@@ -31,74 +35,73 @@ class Job:
     limit: int | None  # first N pairs; None = all
 
 
-def _ladder(split: str, levels=LEVELS) -> list[tuple[str, str]]:
-    return [(split, level) for level in levels]
-
-
-#: runs per paper float (split, protocol); the limit comes from the scale
-TABLE_RUNS: dict[str, list[tuple[str, str]]] = {
-    "table_a9": [("mechanical_hotpotqa", "L0"), ("mechanical_hotpotqa", "L4"),
-                 ("mechanical_hotpotqa", "trace_v2"), ("natural_hotpotqa", "L0"),
-                 ("natural_hotpotqa", "L4")],
-    "table_a10": [(s, "L0") for s in ABLATION_SPLITS],
-    "table_a14": [(s, p) for s in ("mechanical_hotpotqa", "mechanical_finqa", "natural_hotpotqa")
-                  for p in ("L0", "L4")],
-    "table_a15": [("conflict", "trace_v1"), ("conflict", "L4"), ("conflict", "trace_lite")],
-    "table_a16": [("position_control", "L0"), ("position_control", "L4")],
-    "table_a11": _ladder("moderate_hotpotqa"),
-    "table_a12": [("moderate_hotpotqa", "trace_v2"), ("moderate_hotpotqa", "trace_lite")],
-    "table_a13": [*_ladder("moderate_finqa", ("L0", "L1", "L2", "L4")),
-                  ("moderate_finqa", "trace_v2")],
-    "table_a19": _ladder("soft_hotpotqa"),
-    "table_a17": [("ranking_hotpotqa", "L0"), ("ranking_hotpotqa", "L3"),
-                  ("ranking_hotpotqa", "trace_v2")],
-}
-#: beyond the paper: the whole ladder on equivalence pairs, so that each prompt level is a full
-#: (suppression, resolution) point beside the tie-threshold frontier (notebook 09)
-TABLE_RUNS["beyond_frontier"] = _ladder("mechanical_hotpotqa")
-TABLE_RUNS["figure_2"] = TABLE_RUNS["table_a14"]
-TABLE_RUNS["figure_3"] = TABLE_RUNS["table_a11"] + TABLE_RUNS["table_a12"]
-TABLE_RUNS["figure_a1"] = TABLE_RUNS["table_a19"]
-TABLE_RUNS["table_a18"] = TABLE_RUNS["table_a17"]
-
-#: at paper scale these single levels become all paraphrases of that level
-PARAPHRASED_SPLITS = ("mechanical_hotpotqa", "mechanical_finqa", "natural_hotpotqa", "conflict")
-
-
 def limit_for(split: str, protocol: str, scale: str) -> int | None:
+    """How many pairs (first N, both orders) a run takes at ``scale``; None is every pair."""
+    if scale not in SCALES:
+        raise ValueError(f"unknown scale {scale!r}: use 'default' or 'paper'")
     if scale == "paper":
         return None
-    if scale != "default":
-        raise ValueError(f"unknown scale {scale!r}: use 'default' or 'paper'")
-    if protocol in ("trace_v1", "trace_v2"):
-        return DEFAULT_TRACE_PAIRS[split]
-    return DEFAULT_PAIRS[split]
+    info = split_info(split)
+    if protocol in TRACE:
+        return info.default_trace_pairs  # stage 1 generates text, ~30x slower than a verdict
+    if protocol == "paraphrases":
+        return max(1, info.default_pairs // 3)
+    return info.default_pairs
 
 
-def jobs(floats: list[str] | tuple[str, ...], scale: str = "default") -> list[Job]:
-    """The de-duplicated runs behind the given paper floats, in a stable order."""
-    unknown = [f for f in floats if f not in TABLE_RUNS]
-    if unknown:
-        raise ValueError(f"no runs are planned for {unknown}; known: {sorted(TABLE_RUNS)}")
-    seen: dict[tuple[str, str], Job] = {}
-    for f in floats:
-        for split, protocol in TABLE_RUNS[f]:
-            seen.setdefault((split, protocol), Job(split, protocol, limit_for(split, protocol, scale)))
-    return list(seen.values())
+def _jobs(runs: Sequence[tuple[str, str]], scale: str) -> list[Job]:
+    return [Job(split, protocol, limit_for(split, protocol, scale))
+            for split, protocol in dict.fromkeys(runs)]
 
 
-def all_jobs(scale: str = "default") -> list[Job]:
-    return jobs(list(TABLE_RUNS), scale)
+def jobs(names: Sequence[str], scale: str = "default") -> list[Job]:
+    """The de-duplicated runs behind the given floats, in a stable order."""
+    return _jobs([run for name in names for run in floats.get(name).runs], scale)
 
 
-def run_jobs(job_list: list[Job], judge: str, replay_only: bool = False,
+def notebook_jobs(notebook: str, scale: str = "default", also: Sequence[str] = ()) -> list[Job]:
+    """Every run a notebook needs: its floats' and claims' (``floats.runs_of``)."""
+    return _jobs(floats.runs_of(notebook, also), scale)
+
+
+def stored(job: Job, judge_name: str, raw_outputs: str | Path | None = None) -> tuple[int, int]:
+    """(comparisons of ``job`` whose verdict rows are on disk, comparisons planned), read from
+    ``<raw outputs>/<judge>/<split>.<protocol>.jsonl`` without touching the store."""
+    from tjb_lib.runner import plan
+    from tjb_lib.runner.rows import read_rows
+
+    planned = {(pair.pair_id, order, spec.protocol, spec.level, spec.paraphrase)
+               for pair, order, spec in plan(job.split, job.protocol, job.limit)}
+    path = Path(raw_outputs or paths.RAW_OUTPUTS) / judge_name / f"{job.split}.{job.protocol}.jsonl"
+    return len(planned & set(read_rows(path))), len(planned)
+
+
+def run_jobs(job_list: Sequence[Job], judge: str, replay_only: bool = False,
              progress: bool = True) -> pd.DataFrame:
-    """Run (or replay from the store) every job and return all verdict rows in one frame."""
+    """Run (or replay from the store) every job and return all verdict rows in one frame.
+
+    With ``replay_only`` a job whose verdict rows are not all on disk is not replayed (nothing
+    is written for it); it is listed in ``df.attrs["not_stored"]`` as (job, stored, planned),
+    so the notebook can say which cells were not run instead of failing or guessing.
+    """
     from tjb_lib.judges.catalog import get_judge
+    from tjb_lib.records import VERDICT_COLUMNS
     from tjb_lib.runner import run
 
     judge_obj = get_judge(judge)  # once: a local model loads (lazily) once for all jobs
-    rows = [row for j in job_list
-            for row in run(j.split, j.protocol, judge_obj, limit=j.limit,
-                           replay_only=replay_only, progress=progress).to_dict("records")]
-    return pd.DataFrame.from_records(rows)  # one frame: dtypes inferred over every row
+    frames, missing = [], []
+    for j in job_list:
+        if replay_only:
+            have, planned = stored(j, judge_obj.name)
+            if have < planned:
+                missing.append((j, have, planned))
+                continue
+        frames.append(run(j.split, j.protocol, judge_obj, limit=j.limit,
+                          replay_only=replay_only, progress=progress))
+    rows = [row for f in frames for row in f.to_dict("records")]
+    out = pd.DataFrame.from_records(rows, columns=None if rows else list(VERDICT_COLUMNS))
+    # a level's original wording is also part of the paraphrase run: keep each comparison once
+    out = out.drop_duplicates(["judge", "pair_id", "order", "protocol", "level", "paraphrase"],
+                              ignore_index=True)
+    out.attrs["not_stored"] = missing  # one frame: dtypes inferred over every row
+    return out

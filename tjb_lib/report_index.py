@@ -1,5 +1,12 @@
 """outputs/REPORT.md: every table and figure the notebooks wrote, each with a one-line reading
-computed from the numbers in its CSV (ours beside the paper's), never typed in by hand."""
+computed from the numbers in its CSV (ours beside the paper's), never typed in by hand.
+
+The report opens, for each of our judges, with what its position-only controls show: a judge
+that answers one slot on identical candidates has position-driven verdicts, and every reading
+of its tables says so instead of setting its intervals against the paper's. The floats follow in
+the registry's reading order (``tjb_lib.floats``), then the paper's in-text numbers with ours
+beside them (the ``claims_<notebook>`` tables).
+"""
 from __future__ import annotations
 
 import os
@@ -7,77 +14,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from tjb_lib import paths
-
-#: paper floats in reading order: (name, section, title)
-FLOATS = (
-    ("table_1", "§4", "Benchmark components"),
-    ("table_2", "§4", "Human validation"),
-    ("table_a9", "§5.1", "Equivalence and natural pairs: plain, strict, decoupled"),
-    ("table_a10", "§5.1", "Citation ablations"),
-    ("table_a16", "§5.1", "Position-only controls"),
-    ("table_a20", "§5.1", "Rationale keyword rates"),
-    ("figure_2", "§5.2", "Plain cited-win vs strict Tie"),
-    ("table_a14", "§5.2", "Equivalence suppression under the strict rubric"),
-    ("table_a15", "§5.2", "Decoupled correctness retention"),
-    ("table_a11", "§5.3", "Moderate-tier prompt ladder"),
-    ("table_a19", "§5.3", "Soft-tier prompt ladder"),
-    ("figure_a1", "§5.3", "Soft-tier ladder (figure)"),
-    ("figure_3", "§5.4", "Bias-resolution frontier (figure)"),
-    ("table_a12", "§5.5", "TRACE recovery, HotpotQA moderate"),
-    ("table_a13", "§5.5", "FinQA moderate robustness"),
-    ("table_a17", "§5.6", "Workflow-ranking scores"),
-    ("table_a18", "§5.6", "Direct plain_full vs cited_full"),
-)
-
-#: headline cells per float: (label, filter on the comparison frame)
-HEADLINES: dict[str, tuple[tuple[str, dict], ...]] = {
-    "table_a9": (("Δcitation, mechanical plain", {"protocol": "Mechanical Plain",
-                                                  "metric": "signed_effect"}),
-                 ("Tie, mechanical strict", {"protocol": "Mechanical Strict", "metric": "tie"})),
-    "table_a10": (("Δcitation, full citation", {"variant": "full citation",
-                                                "metric": "signed_effect"}),
-                  ("Δcitation, length-control", {"variant": "length-control",
-                                                 "metric": "signed_effect"})),
-    "table_a16": (("first-position win (L0)", {"metric": "first_position_win", "setting": "L0"}),
-                  ("Tie (L0)", {"metric": "tie", "setting": "L0"})),
-    "table_a20": (("keyword rate, HotpotQA citation wins",
-                   {"split": "HotpotQA mechanical", "decision_type": "citation win"}),),
-    "figure_2": (("cited wins under plain, HotpotQA", {"split": "HotpotQA",
-                                                        "metric": "plain_cited_win"}),
-                 ("Tie under strict, HotpotQA", {"split": "HotpotQA", "metric": "strict_tie"})),
-    "table_a14": (("cited wins under plain, natural", {"split": "Natural citation-looking",
-                                                       "metric": "plain_cited_win"}),
-                  ("Tie under strict, natural", {"split": "Natural citation-looking",
-                                                 "metric": "strict_tie"})),
-    "table_a15": (("correct-side win", {"metric": "correct_base_win"}),),
-    "table_a11": (("better-plain at L0", {"level": "L0", "metric": "better_plain"}),
-                  ("Tie at L4", {"level": "L4", "metric": "tie"})),
-    "table_a19": (("worse-cited at L0", {"level": "L0", "metric": "worse_cited"}),
-                  ("Tie at L3", {"level": "L3", "metric": "tie"})),
-    "figure_a1": (("Tie at L2", {"level": "L2", "metric": "tie"}),),
-    "figure_3": (("better-plain at L4", {"level": "L4", "metric": "better_plain"}),
-                 ("better-plain under TRACE", {"level": "TRACE", "metric": "better_plain"})),
-    "table_a12": (("TRACE better-plain", {"metric": "trace_better_plain"}),),
-    "table_a13": (("L4 Tie", {"metric": "l4_tie"}),
-                  ("TRACE better-plain", {"metric": "trace_better_plain"})),
-    "table_a17": (("cited_full score, plain preference", {"protocol": "plain preference",
-                                                          "system": "cited_full"}),
-                  ("plain_full score, plain preference", {"protocol": "plain preference",
-                                                          "system": "plain_full"})),
-    "table_a18": (("cited_full wins %, plain preference", {"protocol": "plain preference",
-                                                           "metric": "cited_full_wins"}),),
-    "table_2": (("raw agreement, graded moderate", {"validation_set": "Graded moderate",
-                                                    "metric": "raw_agreement_pct"}),),
-}
+from tjb_lib import compare, floats, paths
 
 
 def _num(x: float, digits: int = 1) -> str:
     return "n/a" if x is None or pd.isna(x) else f"{x:.{digits}f}"
 
 
-def headline(cmp: pd.DataFrame, label: str, where: dict) -> str:
-    """'label: ours 12.3 [4.0, 30.1] (n=60) vs paper 47.2-85.8 (3 judges)' from the frame."""
+def headline(cmp: pd.DataFrame, label: str, where: dict, position_driven: bool = False) -> str:
+    """'label: ours 12.3 [4.0, 30.1] (n=60, unparsed 0%) vs paper 47.2–85.8 (3 judges)' from the
+    frame; a position-driven judge's value is never set against the paper's range."""
     sub = cmp
     for col, val in where.items():
         if col not in sub.columns:
@@ -91,16 +37,25 @@ def headline(cmp: pd.DataFrame, label: str, where: dict) -> str:
                         f"{_num(paper.min())}–{_num(paper.max())}")
             + f" ({len(paper)} judge{'s' if len(paper) != 1 else ''})") if len(paper) \
         else "paper n/a"
+    status = o.get("status", "ok")
     if "ours" not in sub.columns or pd.isna(o["ours"]):
-        return f"{label}: ours n/a (nothing to measure here: no labels or no rationale text); {ptxt}"
+        why = status if isinstance(status, str) and status != "ok" else "nothing to measure"
+        unparsed = o.get("n_unparsed", float("nan"))
+        extra = f", {int(unparsed)} unparsed" if pd.notna(unparsed) and unparsed else ""
+        return f"{label}: ours {why}{extra}; {ptxt}"
     ci = (f" [{_num(o['ours_low'])}, {_num(o['ours_high'])}]"
           if "ours_low" in sub.columns and pd.notna(o["ours_low"]) else "")
+    basis = f"n={int(o['n'])}"
+    if "unparsed" in sub.columns and pd.notna(o["unparsed"]):
+        basis += f", unparsed {_num(o['unparsed'], 0)}%"
     inside = ""
-    if len(paper) and "ours_low" in sub.columns and pd.notna(o["ours_low"]):
+    if position_driven:
+        inside = "; position-driven judge: not a content preference, not set against the paper"
+    elif len(paper) and "ours_low" in sub.columns and pd.notna(o["ours_low"]):
         overlap = (o["ours_low"] <= paper.max()) and (o["ours_high"] >= paper.min())
         inside = "; our interval reaches the paper's range" if overlap \
             else "; our interval excludes the paper's range"
-    return f"{label}: ours {_num(o['ours'])}{ci} (n={int(o['n'])}) vs {ptxt}{inside}"
+    return f"{label}: ours {_num(o['ours'])}{ci} ({basis}) vs {ptxt}{inside}"
 
 
 def _frontier(t: pd.DataFrame) -> str:
@@ -133,75 +88,132 @@ def _rationale(t: pd.DataFrame) -> str:
             " (scored verdicts have none); the paper's rates are shown for reference"))
 
 
-#: readings of the tables beyond the paper, by name
-_BEYOND = {"beyond_tie_frontier": _frontier, "beyond_order_calibration": _calibration,
-           "beyond_power": _power, "beyond_table_a20": _rationale}
+def _contrasts(t: pd.DataFrame) -> str:
+    return "; ".join(f"{r.contrast}: {r.direction}" + (
+        f", {_num(r.difference)} points [{_num(r.difference_low)}, "
+        f"{_num(r.difference_high)}], {r.p} (n={int(r.n)})" if r.n else "")
+        for r in t.itertuples())
 
 
-def reading(name: str, table: pd.DataFrame) -> str:
+def _cost(t: pd.DataFrame) -> str:
+    t = t[t["protocol"].astype(str).str.startswith("trace_v")]
+    return "; ".join(
+        f"{r.protocol}: {int(r.calls_per_comparison)} calls per ordered comparison; "
+        + (f"{_num(r.token_multiplier)}x the tokens of one call over {int(r.n_completed)} "
+           "completed comparisons" if r.n_completed else
+           f"no comparison made both calls (stage 1 did not parse in "
+           f"{int(r.n_stopped_after_stage_1)} of {int(r.comparisons)}), so no token multiple")
+        for r in t.itertuples()) + " (paper: 2 calls, 3.7–4.3x tokens)"
+
+
+#: readings of the tables of ours, by name
+_OURS = {"beyond_tie_frontier": _frontier, "beyond_order_calibration": _calibration,
+         "beyond_power": _power, "beyond_table_a20": _rationale, "contrasts_e5": _contrasts,
+         "protocol_cost": _cost}
+
+
+def reading(name: str, table: pd.DataFrame, position_driven: bool = False) -> str:
     """The one-line reading of one written table."""
-    if name in _BEYOND and len(table):
-        return _BEYOND[name](table)
-    if name in HEADLINES and {"paper", "ours"} <= set(table.columns):
-        return "; ".join(headline(table, label, where) for label, where in HEADLINES[name])
+    if name in _OURS and len(table):
+        return _OURS[name](table)
+    f = floats.FLOATS.get(name)
     if name == "table_1" and "pairs" in table.columns:
         return (f"{len(table)} components, {int(table['pairs'].sum()):,} pairs in all "
                 f"(the paper's sizes are in column paper_size)")
-    if {"contrast", "difference", "p"} <= set(table.columns):
-        return "; ".join(f"{r.contrast}: {_num(r.difference)} points "
-                         f"[{_num(r.difference_low)}, {_num(r.difference_high)}], {r.p} "
-                         f"(n={int(r.n)})" for r in table.itertuples())
-    if {"protocol", "token_multiplier"} <= set(table.columns):
-        t = table[table["protocol"].astype(str).str.startswith("trace_v")]
-        return "; ".join(f"{r.protocol}: {_num(r.calls_per_comparison)} calls and "
-                         f"{_num(r.token_multiplier)}x the tokens of one call"
-                         for r in t.itertuples()) + " (paper: 2 calls, 3.7–4.3x tokens)"
+    if f is not None and f.headlines and {"paper", "ours"} <= set(table.columns):
+        return "; ".join(headline(table, label, where, position_driven)
+                         for label, where in f.headlines)
     numeric = table.select_dtypes("number")
     return f"{len(table)} rows" + (f"; columns {', '.join(numeric.columns[:4])}"
                                    if len(numeric.columns) else "")
 
 
+def _position_section(tables_dir: Path, judges: set[str]) -> tuple[list[str], set[str]]:
+    """Lines on each judge's position-only controls, and the judges that pick a slot."""
+    csv = tables_dir / "table_a16.csv"
+    a16 = pd.read_csv(csv) if csv.exists() else pd.DataFrame()
+    lines, driven = ["## Position-only controls first", ""], set()
+    for judge in sorted(judges):
+        levels = compare.position_levels_from_table(a16, judge) if len(a16) else []
+        if compare.slot_picking(levels):
+            driven.add(judge)
+        lines.append(f"- {compare.position_reading(judge, levels)}")
+    return lines + [""], driven
+
+
+def _claims_section(tables_dir: Path, rel) -> list[str]:
+    lines = []
+    for nb, section in floats.NOTEBOOKS.items():
+        csv = tables_dir / f"claims_{nb}.csv"
+        if not csv.exists():
+            continue
+        t = pd.read_csv(csv)
+        if not lines:
+            lines = ["", "## The paper's numbers in the text, ours beside them", "",
+                     "Each number the paper states in its text (data/paper_reported/"
+                     "in_text_claims.csv) with ours where verdicts or splits can give it; the "
+                     "status says why not otherwise.", ""]
+        lines += [f"### {section} ({nb}; [table]({rel(tables_dir / f'claims_{nb}.md')}))", "",
+                  "| claim | quantity | paper | ours | n | status |", "|---|---|---|---|---|---|"]
+        for r in t.itertuples():
+            ours = _num(r.ours) + (f" [{_num(r.ours_low)}, {_num(r.ours_high)}]"
+                                   if pd.notna(r.ours_low) else "") if pd.notna(r.ours) else "—"
+            n = "" if pd.isna(r.n) else str(int(r.n))
+            lines.append(f"| {r.claim_id} | {r.quantity} | {r.paper:g} {r.unit} | {ours} | {n} "
+                         f"| {r.status} |")
+        lines.append("")
+    return lines
+
+
 def build(tables_dir: Path | None = None, figures_dir: Path | None = None,
           out_path: Path | None = None) -> str:
-    """The Markdown text of REPORT.md: paper floats first, then any other table written."""
+    """The Markdown text of REPORT.md: position controls, paper floats, tables of ours, then
+    the paper's in-text numbers."""
     tables_dir = Path(tables_dir or paths.TABLES)
     figures_dir = Path(figures_dir or paths.FIGURES)
     out_path = Path(out_path or paths.OUTPUTS / "REPORT.md")
     rel = lambda p: Path(os.path.relpath(p, out_path.parent)).as_posix()  # noqa: E731
+    written = {p.stem for p in tables_dir.glob("*.csv")}
+    tables = {name: pd.read_csv(tables_dir / f"{name}.csv") for name in sorted(written)}
+    judges = {str(j) for t in tables.values() if {"judge", "ours"} <= set(t.columns)
+              for j in t["judge"].dropna()}  # our judges (a paper judge is in paper_judge)
     lines = ["# TraceJudgeBench: our numbers beside the paper's", "",
              "Generated by `tjb_lib.report_index` from outputs/tables/*.csv; every reading is "
-             "computed from the numbers. Our judge is named in each table's `judge` column; the "
-             "embedded default is a 135M model, so the comparison shows which effects a judge "
-             "of that size shows, not a replication of the paper's judges.", ""]
-    known = [n for n, _, _ in FLOATS]
-    written = {p.stem for p in tables_dir.glob("*.csv")}
-    judges: set[str] = set()
-    for name, section, title in FLOATS:
-        csv = tables_dir / f"{name}.csv"
-        fig = figures_dir / f"{name}.png"
-        if not csv.exists() and not fig.exists():
-            lines.append(f"- **{name}** ({section}, {title}): not written yet")
-            continue
-        table = pd.read_csv(csv) if csv.exists() else pd.DataFrame()
-        if "judge" in table.columns:
-            judges |= set(table["judge"].dropna().astype(str))
-        links = [f"[table]({rel(tables_dir / f'{name}.md')})"] if csv.exists() else []
-        if fig.exists():
-            links.append(f"[figure]({rel(fig)})")
-        lines.append(f"- **{name}** ({section}, {title}; {', '.join(links)}): "
-                     f"{reading(name, table) if len(table) else 'figure only'}")
-    others = sorted(written - set(known))
+             "computed from the numbers. Rates are over parsed verdicts, with the unparsed share "
+             "beside them. Our judge is named in each table's `judge` column; the embedded "
+             "default is a 135M model, so the comparison shows which effects a judge of that "
+             "size shows, not a replication of the paper's judges.", ""]
+    position, driven = _position_section(tables_dir, judges)
+    lines += position
+    for heading, paper in (("## The paper's floats", True), ("## Tables of ours", False)):
+        lines += [heading, ""]
+        for f in floats.FLOATS.values():
+            if f.paper != paper:
+                continue
+            fig = figures_dir / f"{f.name}.png"
+            if f.name not in tables and not fig.exists():
+                lines.append(f"- **{f.name}** ({f.section}, {f.title}): not written yet")
+                continue
+            table = tables.get(f.name, pd.DataFrame())
+            links = [f"[table]({rel(tables_dir / f'{f.name}.md')})"] if f.name in tables else []
+            if fig.exists():
+                links.append(f"[figure]({rel(fig)})")
+            is_driven = bool(driven) and f.name != "table_a16" and "judge" in table.columns \
+                and set(table["judge"].dropna().astype(str)) <= driven
+            lines.append(f"- **{f.name}** ({f.section}, {f.title}; {', '.join(links)}): "
+                         f"{reading(f.name, table, is_driven) if len(table) else 'figure only'}")
+        lines.append("")
+    others = sorted(n for n in written - set(floats.FLOATS) if not n.startswith("claims_"))
     if others:
-        lines += ["", "## Other tables", ""]
+        lines += ["## Other tables", ""]
         for name in others:
-            table = pd.read_csv(tables_dir / f"{name}.csv")
-            links = [f"[table]({rel(tables_dir / f'{name}.md')})"]
-            if (figures_dir / f"{name}.png").exists():
-                links.append(f"[figure]({rel(figures_dir / f'{name}.png')})")
-            lines.append(f"- **{name}** ({', '.join(links)}): {reading(name, table)}")
+            lines.append(f"- **{name}** ([table]({rel(tables_dir / f'{name}.md')})): "
+                         f"{reading(name, tables[name])}")
+        lines.append("")
+    lines += _claims_section(tables_dir, rel)
     if judges:
         lines += ["", f"Judges in these tables: {', '.join(sorted(judges))}."]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def write(tables_dir: Path | None = None, figures_dir: Path | None = None,
@@ -211,6 +223,3 @@ def write(tables_dir: Path | None = None, figures_dir: Path | None = None,
     out_path.parent.mkdir(parents=True, exist_ok=True)
     out_path.write_text(build(tables_dir, figures_dir, out_path), encoding="utf-8")
     return out_path
-
-
-__all__ = ["FLOATS", "HEADLINES", "build", "headline", "reading", "write"]

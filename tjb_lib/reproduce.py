@@ -109,7 +109,7 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
 def write_report(outputs_dir: str | Path | None = None) -> Path:
     """outputs/REPORT.md from every table and figure written so far (after all notebooks)."""
     from tjb_lib import report_index
-    from tjb_lib.compare import output_dirs
+    from tjb_lib.notebook import output_dirs
 
     tables, figures = output_dirs(Path(outputs_dir).resolve() if outputs_dir else None)
     return report_index.write(tables, figures, tables.parent / "REPORT.md")

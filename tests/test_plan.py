@@ -1,0 +1,72 @@
+"""The audit plan: runs from the float registry, sample sizes from the split registry, and a
+replay that skips (and names) a run the store cannot serve instead of writing anything."""
+from __future__ import annotations
+
+import pytest
+
+from tjb_lib import floats, paths, plan
+from tjb_lib.pairs.registry import SPLITS
+
+
+def test_jobs_take_runs_from_the_registry_and_sizes_from_the_split_registry():
+    jobs = plan.jobs(["table_a11", "figure_3"], "default")
+    assert [(j.split, j.protocol) for j in jobs] == [
+        *(("moderate_hotpotqa", lv) for lv in plan.LEVELS), ("moderate_hotpotqa", "trace_v2")]
+    info = SPLITS["moderate_hotpotqa"]
+    assert jobs[0].limit == info.default_pairs
+    assert jobs[-1].limit == info.default_trace_pairs
+    assert all(j.limit is None for j in plan.jobs(["table_a11", "figure_3"], "paper"))
+
+
+def test_paraphrase_runs_are_planned_at_both_scales_on_a_third_of_the_sample():
+    assert plan.limit_for("conflict", "paraphrases", "default") == \
+        SPLITS["conflict"].default_pairs // 3
+    assert plan.limit_for("conflict", "paraphrases", "paper") is None
+    runs = {(j.split, j.protocol): j.limit for j in plan.notebook_jobs("03_strict_suppression")}
+    assert runs[("conflict", "paraphrases")] == 10
+    finqa = {(j.split, j.protocol) for j in plan.notebook_jobs("06_trace")}
+    assert {("moderate_finqa", "paraphrases"), ("moderate_finqa", "L3")} <= finqa
+
+
+def test_every_notebook_that_reads_verdicts_runs_the_position_controls():
+    for name in ("02_presentation", "04_resolution_loss", "06_trace", "07_ranking", "09_beyond"):
+        runs = {(j.split, j.protocol) for j in plan.notebook_jobs(name)}
+        assert set(floats.POSITION_RUNS) <= runs, name
+    assert plan.notebook_jobs("00_benchmark") == []
+
+
+def test_unknown_names_fail_in_one_line():
+    with pytest.raises(ValueError, match="no float named 'table_a99'"):
+        plan.jobs(["table_a99"])
+    with pytest.raises(ValueError, match="unknown scale 'huge'"):
+        plan.limit_for("conflict", "L0", "huge")
+    with pytest.raises(ValueError, match="unknown split 'nope'"):
+        plan.limit_for("nope", "L0", "default")
+
+
+needs_shipped = pytest.mark.skipif(not (paths.RAW_OUTPUTS / "smollm2").is_dir(),
+                                   reason="no shipped raw outputs of smollm2")
+
+
+@needs_shipped
+def test_replay_only_serves_stored_runs_and_names_the_rest_without_writing():
+    stored = plan.Job("position_control", "L0", 2)
+    absent = plan.Job("conflict", "paraphrases", 1)  # no rows file ships for it
+    rows_file = paths.RAW_OUTPUTS / "smollm2" / "conflict.paraphrases.jsonl"
+    assert not rows_file.exists()
+    assert plan.stored(stored, "smollm2") == (4, 4)
+    assert plan.stored(absent, "smollm2") == (0, 30)
+    rows = plan.run_jobs([stored, absent], "smollm2", replay_only=True, progress=False)
+    assert len(rows) == 4 and set(rows["split"]) == {"position_control"}
+    assert [(j.split, have, planned) for j, have, planned in rows.attrs["not_stored"]] == \
+        [("conflict", 0, 30)]
+    assert not rows_file.exists()
+
+
+@needs_shipped
+def test_a_comparison_in_two_runs_is_kept_once():
+    # the first L4 pairs of the conflict split are also the L4 p0 comparisons of a paraphrase
+    # run; here the same job twice stands in for that overlap
+    job = plan.Job("position_control", "L4", 2)
+    rows = plan.run_jobs([job, job], "smollm2", replay_only=True, progress=False)
+    assert len(rows) == 4

@@ -1,0 +1,258 @@
+"""The set-up every section notebook shares, in one call.
+
+``nb = notebook.setup("04_resolution_loss", judge=judge, scale=scale, seed=seed,
+replay_only=replay_only, outputs_dir=outputs_dir)`` checks the parameters by type, says which
+judge is reading (the paragraph on the weak embedded judge lives here and nowhere else), runs or
+replays exactly the runs the notebook's floats and claims need (``tjb_lib.floats``), and says
+first what the position-only controls show about that judge. ``nb.show("table_a11")`` then
+computes one float, writes it (table and figure) if this notebook owns it, draws its figure
+inside the notebook and returns the table as a reader should see it; ``nb.claims()`` does the
+same for the paper's in-text numbers.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Sequence
+
+import pandas as pd
+
+from tjb_lib import compare, floats, paths
+from tjb_lib.plan import SCALES
+from tjb_lib.protocols.specs import setting_name
+from tjb_lib.report import present, save_figure, write_table
+
+#: papermill parameters and the types they must have (a string "False" is not False)
+PARAMETERS = {"judge": (str,), "scale": (str,), "seed": (int,), "replay_only": (bool,),
+              "outputs_dir": (str, Path)}
+SCRATCH = Path(".cache") / "splits"  # other seeds build here (gitignored), never in data/splits
+
+
+def check_parameters(judge: str, scale: str = "default", seed: int = 0,
+                     replay_only: bool = False, outputs_dir: str | Path = "") -> None:
+    """Fail early, in one line, on a parameter of the wrong type or a name the library does not
+    know: ``replay_only="False"`` and ``seed="abc"`` are errors, not True and a seed."""
+    from tjb_lib.judges.catalog import find_spec
+
+    values = {"judge": judge, "scale": scale, "seed": seed, "replay_only": replay_only,
+              "outputs_dir": outputs_dir}
+    for name, value in values.items():
+        types = PARAMETERS[name]
+        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+            want = " or ".join("True or False" if t is bool else t.__name__ for t in types)
+            raise TypeError(f"parameter {name} must be {want}, got {value!r} "
+                            f"({type(value).__name__})")
+    if not judge:
+        raise ValueError("parameter judge must name a judge, got ''")
+    find_spec(judge)  # ValueError naming the known judges
+    if scale not in SCALES:
+        raise ValueError(f"unknown scale {scale!r}; known scales: {', '.join(SCALES)}")
+
+
+def output_dirs(outputs_dir: str | Path | None = None) -> tuple[Path, Path]:
+    """(tables, figures) folders: the repository's outputs/ unless another root is given."""
+    if not outputs_dir:
+        return paths.TABLES, paths.FIGURES
+    root = Path(outputs_dir)
+    return root / "tables", root / "figures"
+
+
+def about_judge(judge: str) -> str:
+    """Who our judge is, beside the paper's five: the one paragraph every notebook shows."""
+    from tjb_lib.judges.catalog import find_spec
+
+    spec = find_spec(judge)
+    if spec.role == "embedded":
+        return (f"**Our judge: `{spec.name}`** ({spec.model}), a 135M-parameter model that runs "
+                "on a laptop CPU, not one of the paper's judges (GPT-5.5, Claude Sonnet 4.6, "
+                "DeepSeek V4-Flash, Qwen2.5-14B, Gemma-3-12B). It answers the first slot almost "
+                "regardless of content, so its numbers are **not expected to match the "
+                "paper's**: it is here so that every step runs end to end offline, and it shows "
+                "exactly the failure the position-only controls are built to catch. Every "
+                "table names our judge in its `judge` column, with our n, the unparsed share "
+                "and a 95% interval beside the paper's value. Run a paper judge by name "
+                "(`judge = \"gpt-5.5\"`, ...) to compare like with like.")
+    return (f"**Our judge: `{spec.name}`** ({spec.model}; {spec.role}). {spec.notes} Every "
+            "table names it in its `judge` column, with our n, the unparsed share and a 95% "
+            "interval beside the paper's value.")
+
+
+def _display(obj) -> None:
+    from IPython.display import Markdown, display
+
+    display(Markdown(obj) if isinstance(obj, str) else obj)
+
+
+class Notebook:
+    """One section notebook's context: its parameters, output folders and verdict rows."""
+
+    def __init__(self, name: str, judge: str, scale: str, seed: int, replay_only: bool,
+                 outputs_dir: str | Path, also: Sequence[str] = ()):
+        if name not in floats.NOTEBOOKS:
+            raise ValueError(f"unknown notebook {name!r}; known: {', '.join(floats.NOTEBOOKS)}")
+        self.name, self.judge, self.scale, self.seed = name, judge, scale, seed
+        self.replay_only = replay_only
+        self.tables, self.figures = output_dirs(outputs_dir)
+        self.also = tuple(also)
+        self.rows = pd.DataFrame()
+        self.not_stored: list = []
+        self._manifest: dict | None = None
+        self._cache: dict[str, pd.DataFrame] = {}
+
+    # ------------------------------------------------------------------ verdicts
+
+    def load(self, progress: bool = False) -> None:
+        """Run or replay every run this notebook needs (``plan.notebook_jobs``)."""
+        from tjb_lib import plan
+
+        jobs = plan.notebook_jobs(self.name, self.scale, self.also)
+        if not jobs:
+            return
+        self.rows = plan.run_jobs(jobs, self.judge, replay_only=self.replay_only,
+                                  progress=progress)
+        self.not_stored = self.rows.attrs.get("not_stored", [])
+
+    def runs(self) -> pd.DataFrame:
+        """Per run: ordered comparisons, parsed verdicts, unparsed and failed replies."""
+        if self.rows.empty:
+            return pd.DataFrame(columns=["split", "setting", "paraphrases", "comparisons",
+                                         "parsed", "unparsed", "failed"])
+        r = self.rows.assign(setting=[setting_name(p, lv) for p, lv in zip(
+            self.rows["protocol"], self.rows["level"].fillna(""))])
+        d = r["decision"]
+        return (r.assign(parsed=d.isin(("cited", "plain", "tie")), unparsed=d.eq("unparsed"),
+                         failed=d.eq("failed"))
+                .groupby(["split", "setting"], sort=False)
+                .agg(paraphrases=("paraphrase", "nunique"), comparisons=("decision", "size"),
+                     parsed=("parsed", "sum"), unparsed=("unparsed", "sum"),
+                     failed=("failed", "sum")).reset_index())
+
+    @cached_property
+    def position(self) -> list[dict]:
+        return compare.position_levels(self.rows, self.judge)
+
+    @property
+    def position_driven(self) -> bool:
+        return compare.slot_picking(self.position) is not None
+
+    def caution(self) -> str:
+        """The position-control reading, as the first thing said about this judge."""
+        text = compare.position_reading(self.judge, self.position)
+        return ("**Position-driven judge.** " if self.position_driven else
+                "**Position-only controls.** ") + text
+
+    # ------------------------------------------------------------------ floats
+
+    def comparison(self, name: str) -> pd.DataFrame:
+        """The full table of one float (every column, every digit), computed once."""
+        if name not in self._cache:
+            f = floats.get(name)
+            if f.comparison is not None:
+                table = compare.compare_float(name, self.rows, self.judge, self.seed)
+            elif f.table is not None:
+                table = f.table(self)
+            else:
+                raise ValueError(f"{name} is built by its notebook ({f.notebook}), not here")
+            self._cache[name] = table
+        return self._cache[name]
+
+    def show(self, name: str) -> pd.DataFrame:
+        """Compute float ``name``, write it (and save its figure) if this notebook owns it, draw
+        its figure here, and return the table as the reader sees it (``report.present``)."""
+        import matplotlib.pyplot as plt
+
+        f = floats.get(name)
+        table = self.comparison(name)
+        owner = f.notebook == self.name
+        if owner:
+            write_table(table, name, self.tables)
+        if self.position_driven and not f.name.startswith("table_a16"):
+            _display(f"*{self.judge}'s verdicts are position-driven (see the position-only "
+                     "controls above): read this table as that artefact, not as content "
+                     "preferences.*")
+        if f.figure is not None:
+            fig = f.figure(table)
+            if owner:
+                save_figure(fig, name, self.figures)
+            _display(fig)
+            plt.close(fig)
+        return present(table)
+
+    def claims(self) -> pd.DataFrame:
+        """The paper's in-text numbers this notebook computes, ours beside each
+        (``claims_<notebook>``), written and returned as the reader sees them."""
+        from tjb_lib import claims
+
+        table = claims.table(self)
+        write_table(table, f"claims_{self.name}", self.tables)
+        return present(table)
+
+    # ------------------------------------------------------------------ splits (notebook 00)
+
+    @property
+    def manifest(self) -> dict:
+        """The manifest of the splits this notebook reads: the shipped one unless
+        :meth:`check_splits` built another seed."""
+        if self._manifest is None:
+            import json
+
+            self._manifest = json.loads((paths.SPLITS / "manifest.json").read_text("utf-8"))
+        return self._manifest
+
+    def check_splits(self) -> pd.DataFrame:
+        """Build the splits of this seed without ever writing data/splits: the shipped seed is
+        built in memory and must match the shipped files byte for byte (else ValueError);
+        another seed is built into .cache/splits/seed<seed>/ and compared with the shipped
+        manifest. Returns one row per split: shipped and built pairs and sha256, same or not."""
+        import json
+
+        from tjb_lib.pairs import build
+
+        shipped = json.loads((paths.SPLITS / "manifest.json").read_text("utf-8"))
+        if self.seed == shipped.get("seed"):
+            built, problems = build.verify(self.seed)
+            if problems:
+                raise ValueError(f"data/splits is not the build of seed {self.seed}: "
+                                 f"{problems[0]} ({len(problems)} difference(s)); rebuild with "
+                                 "`python -m tjb_lib build`")
+            where = "in memory (data/splits left as shipped)"
+        else:
+            out = paths.ROOT / SCRATCH / f"seed{self.seed}"
+            built = build.build_all(self.seed, out_dir=out)
+            where = f"into {out.relative_to(paths.ROOT).as_posix()}/ (data/splits left as shipped)"
+        self._manifest = built
+        _display(f"Seed {self.seed} built {where}; the shipped splits were built with seed "
+                 f"{shipped.get('seed')}.")
+        rows = []
+        for split in dict.fromkeys([*shipped["splits"], *built["splits"]]):
+            s, b = shipped["splits"].get(split, {}), built["splits"].get(split, {})
+            rows.append({"split": split, "shipped_pairs": s.get("count"),
+                         "built_pairs": b.get("count"),
+                         "shipped_sha256": str(s.get("sha256", ""))[:12],
+                         "built_sha256": str(b.get("sha256", ""))[:12],
+                         "same": bool(s) and s.get("sha256") == b.get("sha256")})
+        return pd.DataFrame(rows)
+
+
+def setup(name: str, judge: str, scale: str, seed: int, replay_only: bool,
+          outputs_dir: str | Path = "", also: Sequence[str] = ()) -> Notebook:
+    """Check the parameters, load the notebook's verdict rows and say who is judging.
+
+    ``also`` names floats of other notebooks this one shows (drawn here, written by their own
+    notebook). Under ``replay_only`` a run with no stored verdicts is listed, not judged, and
+    its cells say "not run".
+    """
+    check_parameters(judge, scale, seed, replay_only, outputs_dir)
+    nb = Notebook(name, judge, scale, seed, replay_only, outputs_dir, also)
+    nb.load()
+    if nb.rows.empty and not nb.not_stored:
+        return nb  # a notebook that reads no verdicts (00, 01)
+    _display(about_judge(judge))
+    _display(nb.caution())
+    _display(nb.runs())
+    if nb.not_stored:
+        _display("**Not stored, so not run** (replay only): " + "; ".join(
+            f"{j.split} {j.protocol} ({have} of {planned} comparisons on disk)"
+            for j, have, planned in nb.not_stored)
+            + ". Their cells say *not run*; run without `replay_only` to judge them.")
+    return nb
