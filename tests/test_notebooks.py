@@ -211,3 +211,45 @@ def test_tracked_notebooks_carry_no_outputs():
         for cell in nb.cells:
             if cell.cell_type == "code":
                 assert cell.outputs == [] and cell.execution_count is None, stem
+
+
+def test_a_notebook_saved_with_outputs_reaches_git_without_them(tmp_path):
+    """The filter `make setup` configures, on the attributes the repository ships."""
+    import subprocess
+    import sys
+
+    makefile = (paths.ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "git config filter.nbstripout.clean '$(BIN)/python -m nbstripout'" in makefile
+    repo = tmp_path / "repo"
+    (repo / "notebooks").mkdir(parents=True)
+    shutil.copy(paths.ROOT / ".gitattributes", repo / ".gitattributes")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "config", "filter.nbstripout.clean",
+                    f"{sys.executable} -m nbstripout"], check=True)
+    subprocess.run([*git, "config", "filter.nbstripout.smudge", "cat"], check=True)
+    nb = nbformat.read(paths.NOTEBOOKS / "05_frontier.ipynb", as_version=4)
+    code = next(c for c in nb.cells if c.cell_type == "code")
+    code.execution_count = 3
+    code.outputs = [nbformat.v4.new_output("stream", name="stdout", text="a run's output\n")]
+    nbformat.write(nb, repo / "notebooks" / "05_frontier.ipynb")
+    subprocess.run([*git, "add", "notebooks/05_frontier.ipynb"], check=True)
+    staged = subprocess.run([*git, "show", ":notebooks/05_frontier.ipynb"], check=True,
+                            capture_output=True, text=True).stdout
+    assert "a run's output" not in staged
+    assert "a run's output" in (repo / "notebooks" / "05_frontier.ipynb").read_text()
+    cells = nbformat.reads(staged, as_version=4).cells
+    assert [c.source for c in cells] == [c.source for c in nb.cells]  # only outputs go
+
+
+@pytest.mark.slow
+def test_reproduce_prints_no_kernel_transport_warning(tmp_path):
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "tjb_lib", "reproduce", "--replay-only",
+                          "--only", "01_human_validation", "--outputs-dir", str(tmp_path)],
+                         capture_output=True, text=True, cwd=paths.ROOT, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "01_human_validation.py" in run.stdout
+    assert "running over TCP" not in run.stderr + run.stdout

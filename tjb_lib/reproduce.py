@@ -36,7 +36,9 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
     try:
         pm.execute_notebook(str(staged), str(target), parameters=parameters or {},
                             cwd=str(paths.NOTEBOOKS), kernel_name="python3",
-                            progress_bar=False, request_save_on_cell_execute=False)
+                            progress_bar=False, request_save_on_cell_execute=False,
+                            # the kernel listens on loopback only: no "running over TCP" warning
+                            extra_arguments=["--IPKernelApp.log_level=ERROR"])
     finally:
         staged.unlink(missing_ok=True)
         if target.exists():
