@@ -65,18 +65,18 @@ WORKBOOKS = {  # stem: (kind, pairs); the seed of each is seed + its position he
 # %%
 KEYS.mkdir(parents=True, exist_ok=True)
 summary = []
-for i, (stem, (kind, pairs)) in enumerate(WORKBOOKS.items()):
-    files = annotate.export_workbooks(pairs, kind, OUT, seed=seed + i, name=stem)
-    key_path = files["key"].replace(KEYS / files["key"].name)  # keep the key apart
-    workbook = pd.read_csv(files["csv"], dtype=str, keep_default_na=False)
+for i, (stem, (kind, to_label)) in enumerate(WORKBOOKS.items()):
+    written = annotate.export_workbooks(to_label, kind, OUT, seed=seed + i, name=stem)
+    key_path = written["key"].replace(KEYS / written["key"].name)  # keep the key apart
+    workbook = pd.read_csv(written["csv"], dtype=str, keep_default_na=False)
     key = pd.read_csv(key_path, dtype=str, keep_default_na=False)
     leaked = [c for c in annotate.KEY_COLUMNS if c != "item_id" and c in workbook.columns]
-    assert not leaked, f"{files['csv']}: key columns {leaked} in the annotators' workbook"
+    assert not leaked, f"{written['csv']}: key columns {leaked} in the annotators' workbook"
     assert (workbook["item_id"] == key["item_id"]).all(), f"{stem}: workbook and key disagree"
     summary.append({"workbook": stem, "kind": kind, "items": len(workbook),
                     **key["target_relation"].value_counts().add_prefix("n_").to_dict(),
                     "cited_shown_as_A_pct": 100 * (key["a_side"] == "cited").mean(),
-                    "seed": seed + i, "files": f"{files['xlsx'].name}, {files['csv'].name}",
+                    "seed": seed + i, "files": f"{written['xlsx'].name}, {written['csv'].name}",
                     "key": f"keys/{key_path.name}"})
 summary = pd.DataFrame(summary)
 counts = sorted(c for c in summary.columns if c.startswith("n_"))

@@ -49,16 +49,16 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import annotate, compare, explore, frontier, metrics, paths, plan
+from tjb_lib import annotate, explore, frontier, metrics, notebook, paths, plan
 from tjb_lib import judge_yourself as jy
 
-compare.check_parameters(judge, scale)
+notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
 if labels not in ("example", "mine"):
     raise ValueError(f"labels must be 'example' or 'mine', got {labels!r}")
 FOLDER = (Path(outputs_dir) if outputs_dir else paths.OUTPUTS) / "judge_yourself"
-pairs = jy.draw_pairs(n_per_tier, seed, scale)
-jy.export_rounds(pairs, FOLDER, seed)
-print(f"{len(pairs)} pairs ({n_per_tier} per tier, tiers hidden until the end), two rounds; "
+drawn = jy.draw_pairs(n_per_tier, seed, scale)
+jy.export_rounds(drawn, FOLDER, seed)
+print(f"{len(drawn)} pairs ({n_per_tier} per tier, tiers hidden until the end), two rounds; "
       f"workbooks and keys in {FOLDER}")
 
 # %% [markdown]
@@ -83,7 +83,7 @@ display(Markdown("\n\n".join(f"**{lv}**: {jy.instruction(lv)}" for lv in jy.LEVE
 FLOATS = ["table_a14", "table_a19", "table_a11", "table_a13", "table_a16"]
 jobs = [j for j in plan.jobs(FLOATS, scale) if j.protocol in jy.LEVELS]
 all_rows = plan.run_jobs(jobs, judge, replay_only=replay_only, progress=False)
-judge_rows = all_rows[all_rows["pair_id"].isin({p.pair_id for p in pairs})]
+judge_rows = all_rows[all_rows["pair_id"].isin({p.pair_id for p in drawn})]
 controls = metrics.position_table(all_rows[all_rows["target_relation"] == "identical"],
                                   by=("judge", "level"))
 paper = explore.paper_frontier()
@@ -96,7 +96,7 @@ print(f"{judge}: {len(judge_rows)} stored verdicts on these pairs; paper judges:
       f"{', '.join(paper['judge'].unique())}")
 
 
-def report(verdicts: pd.DataFrame) -> None:
+def show_results(verdicts: pd.DataFrame) -> None:
     """A person's verdicts beside the judge's on the same pairs and the paper's judges."""
     who = verdicts["judge"].iloc[0]
     same = judge_rows[judge_rows["pair_id"].isin(set(verdicts["pair_id"]))]
@@ -130,7 +130,7 @@ def report(verdicts: pd.DataFrame) -> None:
 # %%
 from tjb_lib.judge_yourself_ui import JudgeYourself  # noqa: E402  (needs ipywidgets)
 
-session = JudgeYourself(FOLDER, annotator, on_done=report)
+session = JudgeYourself(FOLDER, annotator, on_done=show_results)
 display(session)
 
 # %% [markdown]
@@ -153,7 +153,7 @@ if labels == "example":
     verdicts = jy.read_verdicts(jy.EXAMPLE_DIR, jy.EXAMPLE_ANNOTATOR)
 else:
     verdicts = jy.read_verdicts(FOLDER, annotator)
-report(verdicts)
+show_results(verdicts)
 
 # %% [markdown]
 # How to read it. In each panel the solid line is the tier's preference and the dashed line is

@@ -58,7 +58,7 @@ def test_dollars_at_list_price_with_batch_and_with_caching():
 
 def test_plan_has_every_float_and_a_total_over_each_run_once():
     table = plan_cost("gpt-5.5", "default")
-    floats = list(plan.TABLE_RUNS)
+    floats = plan.float_names()
     assert list(table["float"]) == [*floats, "total (each run once)"]
     total = table.iloc[-1]
     runs = plan.jobs(floats, "default")

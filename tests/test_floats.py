@@ -178,7 +178,7 @@ def test_a_claim_whose_run_was_not_stored_says_not_run(tmp_path):
     job = plan.Job("conflict", "paraphrases", 10)
     rows = _conflict("L4", "p0", ["plain"] * 4)
     t = claims.table(_nb("03_strict_suppression", rows, tmp_path,
-                         not_stored=[(job, 0, 300)])).set_index("claim_id")
+                         not_stored=[(job, "0 of 300 comparisons on disk")])).set_index("claim_id")
     assert t.loc["C003", "status"] == "not run" and np.isnan(t.loc["C003", "ours"])
     assert t.loc["C084", "status"] == "not run"
 

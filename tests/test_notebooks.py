@@ -65,9 +65,10 @@ def test_no_notebook_variable_shadows_a_library_module():
     assert {"figures", "cost", "floats", "notebook", "plan"} <= modules
     for stem in STEMS:
         tree = ast.parse(_source(stem).read_text(encoding="utf-8"))
-        assigned = {t.id for node in ast.walk(tree)
-                    for t in getattr(node, "targets", [getattr(node, "target", None)])
-                    if isinstance(t, ast.Name)}
+        assigned = {node.id for node in ast.walk(tree)
+                    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+        assigned |= {node.name for node in ast.walk(tree)
+                     if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
         assert not assigned & modules, f"{stem} assigns {sorted(assigned & modules)}"
 
 

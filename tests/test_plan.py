@@ -44,29 +44,24 @@ def test_unknown_names_fail_in_one_line():
         plan.limit_for("nope", "L0", "default")
 
 
-needs_shipped = pytest.mark.skipif(not (paths.RAW_OUTPUTS / "smollm2").is_dir(),
-                                   reason="no shipped raw outputs of smollm2")
-
-
-@needs_shipped
-def test_replay_only_serves_stored_runs_and_names_the_rest_without_writing():
-    stored = plan.Job("position_control", "L0", 2)
-    absent = plan.Job("conflict", "paraphrases", 1)  # no rows file ships for it
-    rows_file = paths.RAW_OUTPUTS / "smollm2" / "conflict.paraphrases.jsonl"
-    assert not rows_file.exists()
-    assert plan.stored(stored, "smollm2") == (4, 4)
-    assert plan.stored(absent, "smollm2") == (0, 30)
-    rows = plan.run_jobs([stored, absent], "smollm2", replay_only=True, progress=False)
-    assert len(rows) == 4 and set(rows["split"]) == {"position_control"}
-    assert [(j.split, have, planned) for j, have, planned in rows.attrs["not_stored"]] == \
-        [("conflict", 0, 30)]
-    assert not rows_file.exists()
-
-
-@needs_shipped
-def test_a_comparison_in_two_runs_is_kept_once():
-    # the first L4 pairs of the conflict split are also the L4 p0 comparisons of a paraphrase
-    # run; here the same job twice stands in for that overlap
-    job = plan.Job("position_control", "L4", 2)
-    rows = plan.run_jobs([job, job], "smollm2", replay_only=True, progress=False)
-    assert len(rows) == 4
+@pytest.mark.slow
+def test_replay_only_serves_stored_runs_and_names_the_rest_without_writing(tmp_path):
+    raw = tmp_path / "raw_outputs"
+    judged = plan.Job("position_control", "L0", 1)
+    first = plan.run_jobs([judged], "smollm2", progress=False, raw_outputs=raw)  # the real judge
+    assert len(first) == 2 and plan.stored(judged, "smollm2", raw) == (2, 2)
+    absent = plan.Job("conflict", "paraphrases", 1)  # never judged here
+    stale = plan.Job("position_control", "L4", 1)
+    rows_file = raw / "smollm2" / "position_control.L4.jsonl"  # rows on disk, calls not
+    rows_file.write_text((raw / "smollm2" / "position_control.L0.jsonl").read_text()
+                         .replace('"level": "L0"', '"level": "L4"'))
+    before = {p: p.read_bytes() for p in raw.rglob("*") if p.is_file()}
+    rows = plan.run_jobs([judged, absent, stale, judged], "smollm2", replay_only=True,
+                         progress=False, raw_outputs=raw)
+    assert len(rows) == 2  # the judged run, each comparison once although asked twice
+    assert rows[["pair_id", "order", "decision"]].equals(first[["pair_id", "order", "decision"]])
+    assert [(j.split, j.protocol, why) for j, why in rows.attrs["not_stored"]] == [
+        ("conflict", "paraphrases", "0 of 30 comparisons on disk"),
+        ("position_control", "L4", "its rows are on disk but the store lacks their calls")]
+    after = {p: p.read_bytes() for p in raw.rglob("*") if p.is_file()}
+    assert after == before  # nothing written for what could not be replayed

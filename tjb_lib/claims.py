@@ -41,7 +41,7 @@ def table(nb) -> pd.DataFrame:
             value = _value(status=how.status, note=how.note)
         elif isinstance(how, floats.Cell):
             value = _cell(nb, how)
-        elif missing := [f"{j.split} {j.protocol}" for j, _, _ in nb.not_stored
+        elif missing := [f"{j.split} {j.protocol}" for j, _ in nb.not_stored
                          if (j.split, j.protocol) in how.runs]:
             value = _value(setting=", ".join(missing), status="not run",
                            note="its run has no stored verdicts (replay only)")

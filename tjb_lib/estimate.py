@@ -157,7 +157,7 @@ def plan_cost(judge: str, scale: str = "paper", floats: Iterable[str] | None = N
 
     spec = resolve(judge)
     r = judge_rates(spec.model, spec.name)
-    names = list(floats) if floats is not None else list(plan.TABLE_RUNS)
+    names = list(floats) if floats is not None else plan.float_names()
     rows = []
     for name in names:
         parts = [run_calls(j.split, j.protocol, j.limit) for j in plan.jobs([name], scale)]

@@ -252,7 +252,6 @@ def setup(name: str, judge: str, scale: str, seed: int, replay_only: bool,
     _display(nb.runs())
     if nb.not_stored:
         _display("**Not stored, so not run** (replay only): " + "; ".join(
-            f"{j.split} {j.protocol} ({have} of {planned} comparisons on disk)"
-            for j, have, planned in nb.not_stored)
+            f"{j.split} {j.protocol} ({why})" for j, why in nb.not_stored)
             + ". Their cells say *not run*; run without `replay_only` to judge them.")
     return nb

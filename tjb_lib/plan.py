@@ -22,7 +22,8 @@ from tjb_lib import floats, paths
 from tjb_lib.pairs.registry import get as split_info
 from tjb_lib.protocols.specs import LEVELS
 
-__all__ = ["LEVELS", "Job", "jobs", "limit_for", "notebook_jobs", "run_jobs", "stored"]
+__all__ = ["LEVELS", "Job", "float_names", "jobs", "limit_for", "notebook_jobs", "run_jobs",
+           "stored"]
 
 SCALES = ("default", "paper")
 TRACE = ("trace_v1", "trace_v2")
@@ -54,6 +55,11 @@ def _jobs(runs: Sequence[tuple[str, str]], scale: str) -> list[Job]:
             for split, protocol in dict.fromkeys(runs)]
 
 
+def float_names() -> list[str]:
+    """The floats that need judge runs, in the registry's reading order."""
+    return [name for name, f in floats.FLOATS.items() if f.runs]
+
+
 def jobs(names: Sequence[str], scale: str = "default") -> list[Job]:
     """The de-duplicated runs behind the given floats, in a stable order."""
     return _jobs([run for name in names for run in floats.get(name).runs], scale)
@@ -77,31 +83,38 @@ def stored(job: Job, judge_name: str, raw_outputs: str | Path | None = None) -> 
 
 
 def run_jobs(job_list: Sequence[Job], judge: str, replay_only: bool = False,
-             progress: bool = True) -> pd.DataFrame:
+             progress: bool = True, raw_outputs: str | Path | None = None) -> pd.DataFrame:
     """Run (or replay from the store) every job and return all verdict rows in one frame.
 
-    With ``replay_only`` a job whose verdict rows are not all on disk is not replayed (nothing
-    is written for it); it is listed in ``df.attrs["not_stored"]`` as (job, stored, planned),
-    so the notebook can say which cells were not run instead of failing or guessing.
+    With ``replay_only`` a job the store cannot serve is not replayed: its verdict rows are not
+    all on disk (nothing is written for it), or they are but the store lacks their calls (the
+    splits or the call identity changed since they were judged). It is listed in
+    ``df.attrs["not_stored"]`` as (job, reason), so a notebook says which cells were not run
+    instead of failing or guessing. ``raw_outputs`` is the folder of the judges' stores
+    (default outputs/raw_outputs).
     """
     from tjb_lib.judges.catalog import get_judge
     from tjb_lib.records import VERDICT_COLUMNS
     from tjb_lib.runner import run
+    from tjb_lib.runner.calls import ReplayMissing
 
     judge_obj = get_judge(judge)  # once: a local model loads (lazily) once for all jobs
     frames, missing = [], []
     for j in job_list:
         if replay_only:
-            have, planned = stored(j, judge_obj.name)
+            have, planned = stored(j, judge_obj.name, raw_outputs)
             if have < planned:
-                missing.append((j, have, planned))
+                missing.append((j, f"{have} of {planned} comparisons on disk"))
                 continue
-        frames.append(run(j.split, j.protocol, judge_obj, limit=j.limit,
-                          replay_only=replay_only, progress=progress))
+        try:
+            frames.append(run(j.split, j.protocol, judge_obj, limit=j.limit, out_dir=raw_outputs,
+                              replay_only=replay_only, progress=progress))
+        except ReplayMissing:  # every row is on disk, so the replay wrote nothing
+            missing.append((j, "its rows are on disk but the store lacks their calls"))
     rows = [row for f in frames for row in f.to_dict("records")]
     out = pd.DataFrame.from_records(rows, columns=None if rows else list(VERDICT_COLUMNS))
     # a level's original wording is also part of the paraphrase run: keep each comparison once
     out = out.drop_duplicates(["judge", "pair_id", "order", "protocol", "level", "paraphrase"],
                               ignore_index=True)
-    out.attrs["not_stored"] = missing  # one frame: dtypes inferred over every row
+    out.attrs["not_stored"] = missing
     return out
