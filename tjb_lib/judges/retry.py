@@ -63,7 +63,7 @@ class RetryPolicy:
             raise ValueError(f"RetryPolicy.max_attempts must be >= 1, got {self.max_attempts}")
 
     def describe(self) -> dict[str, Any]:
-        """The retry rules as plain values, for outputs/metadata (PROTOCOL_NOTES §12)."""
+        """The retry rules as plain values, for outputs/metadata (the run metadata of each judge)."""
         return {"max_attempts": self.max_attempts, "base_delay_s": self.base_delay_s,
                 "max_delay_s": self.max_delay_s, "retry_after_cap_s": self.retry_after_cap_s,
                 "retry_on": ["429 (Retry-After)", "5xx", "connection error", "timeout"],
