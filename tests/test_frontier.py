@@ -51,7 +51,7 @@ def test_default_rule_reproduces_the_discrete_verdicts_exactly():
     assert (again["decision"] == df["decision"]).all()
     assert (df["decision"] == "unparsed").sum() == 2  # the two exact ties
     # the sweep's first point is the run's own ladder point
-    pt = frontier.ladder_points(df, by=("judge",))
+    pt = frontier.tier_rates(df, by=("judge",))
     sw = frontier.sweep(df, [0.0], by=("judge",))
     cols = [c for c in pt.columns if c != "judge"]
     pd.testing.assert_frame_equal(sw[cols].reset_index(drop=True), pt[cols])
@@ -87,7 +87,7 @@ def test_tie_rate_grows_with_the_threshold_on_every_tier(rule, grid):
 
 def test_tier_rates_match_hand_counts():
     df = _run(seed=5)
-    pt = frontier.ladder_points(df, by=("judge",)).iloc[0]
+    pt = frontier.tier_rates(df, by=("judge",)).iloc[0]
     eq = df[(df.target_relation == "equivalent") & (df.decision != "unparsed")]
     assert pt["equivalent_n"] == len(eq)
     w_c = 100 * (eq.decision == "cited").mean()

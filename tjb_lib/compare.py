@@ -423,14 +423,6 @@ def table_2(nb=None, root=None) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def manifest_frame(manifest: Mapping) -> pd.DataFrame:
-    """The split manifest as a table: split, pairs, target relation, source, sha256 prefix."""
-    return pd.DataFrame([{"split": name, "pairs": s["count"],
-                          "target_relation": s["target_relation"], "source": s["source"],
-                          "sha256": s["sha256"][:12]}
-                         for name, s in manifest["splits"].items()])
-
-
 # --------------------------------------------------------------------------- in-text claims
 
 

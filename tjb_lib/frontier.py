@@ -172,13 +172,6 @@ def sweep(rows: pd.DataFrame, thresholds: Iterable[float], rule: str = "margin",
     return pd.concat(parts, ignore_index=True)
 
 
-def ladder_points(rows: pd.DataFrame, by: Sequence[str] = ("judge", "protocol", "level")
-                  ) -> pd.DataFrame:
-    """The discrete L0-L4 frontier points from the verdicts actually returned (no re-deciding),
-    with the same columns as :func:`sweep` so both can share one plot."""
-    return tier_rates(rows, by)
-
-
 # --------------------------------------------------------------------------- order calibration
 
 

@@ -37,7 +37,6 @@ lexicon changes Table A20; record it with the results.
 """
 
 _PATTERN = re.compile("|".join(f"(?:{p})" for p in LEXICON.values()), re.IGNORECASE)
-_NAMED = {name: re.compile(p, re.IGNORECASE) for name, p in LEXICON.items()}
 REASON_KEYS = ("reason", "rationale", "explanation")
 DECISION_TYPES = {"cited": "citation win", "tie": "Tie", "plain": "base win"}
 
@@ -66,13 +65,6 @@ def rationale_text(raw_text: str | None) -> str | None:
 def mentions_source(text: str | None) -> bool:
     """Does the text use any source/citation vocabulary of :data:`LEXICON`?"""
     return bool(text) and _PATTERN.search(text) is not None
-
-
-def matched_keywords(text: str | None) -> list[str]:
-    """The lexicon entries a text matches (for auditing single rationales)."""
-    if not text:
-        return []
-    return [name for name, rx in _NAMED.items() if rx.search(text)]
 
 
 def decision_type(decision: str) -> str:
