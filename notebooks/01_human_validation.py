@@ -19,7 +19,7 @@
 # The paper validated 200 natural pairs and 200 graded pairs with two blind annotators
 # (Table 2 / A4). **No human labels exist in this compendium**: the paper's workbooks were not
 # released, and no one has labelled our pairs yet. This notebook shows the paper's values and
-# computes ours only from label files found under `data/human_validation/labels/<kind>/`
+# computes ours only from label files found under `data/human_validation/labels/<stem>/`
 # (how to produce them: `data/human_validation/README.md`). Without labels our cells say
 # *needs human labels* (n = 0), never a number.
 
