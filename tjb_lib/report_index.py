@@ -33,9 +33,10 @@ def headline(cmp: pd.DataFrame, label: str, where: dict, position_driven: bool =
         return f"{label}: no such cell"
     o = sub.iloc[0]
     paper = sub["paper"].dropna()
+    who = "judge" if "paper_judge" in sub.columns else "value"
     ptxt = ("paper " + (_num(paper.iloc[0]) if paper.nunique() == 1 else
                         f"{_num(paper.min())}–{_num(paper.max())}")
-            + f" ({len(paper)} judge{'s' if len(paper) != 1 else ''})") if len(paper) \
+            + f" ({len(paper)} {who}{'s' if len(paper) != 1 else ''})") if len(paper) \
         else "paper n/a"
     status = o.get("status", "ok")
     if "ours" not in sub.columns or pd.isna(o["ours"]):
@@ -143,7 +144,7 @@ def _position_section(tables_dir: Path, judges: set[str]) -> tuple[list[str], se
     return lines + [""], driven
 
 
-def _claims_section(tables_dir: Path, rel) -> list[str]:
+def _claims_section(tables_dir: Path, rel, driven: set[str]) -> list[str]:
     lines = []
     for nb, section in floats.NOTEBOOKS.items():
         csv = tables_dir / f"claims_{nb}.csv"
@@ -154,7 +155,10 @@ def _claims_section(tables_dir: Path, rel) -> list[str]:
             lines = ["", "## The paper's numbers in the text, ours beside them", "",
                      "Each number the paper states in its text (data/paper_reported/"
                      "in_text_claims.csv) with ours where verdicts or splits can give it; the "
-                     "status says why not otherwise.", ""]
+                     "status says why not otherwise."
+                     + (f" The values of {', '.join(sorted(driven))} are position-driven (see "
+                        "the position-only controls above), not content preferences."
+                        if driven else ""), ""]
         lines += [f"### {section} ({nb}; [table]({rel(tables_dir / f'claims_{nb}.md')}))", "",
                   "| claim | quantity | paper | ours | n | status |", "|---|---|---|---|---|---|"]
         for r in t.itertuples():
@@ -212,7 +216,7 @@ def build(tables_dir: Path | None = None, figures_dir: Path | None = None,
             lines.append(f"- **{name}** ([table]({rel(tables_dir / f'{name}.md')})): "
                          f"{reading(name, tables[name])}")
         lines.append("")
-    lines += _claims_section(tables_dir, rel)
+    lines += _claims_section(tables_dir, rel, driven)
     if judges:
         lines += ["", f"Judges in these tables: {', '.join(sorted(judges))}."]
     return "\n".join(lines).rstrip("\n") + "\n"
