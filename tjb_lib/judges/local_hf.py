@@ -5,22 +5,30 @@ assistant prefix (``{"winner": "``, the paper's JSON schema) so that the next to
 label, and one forward pass gives P(A), P(B), P(Tie). Judge prompts in a split share a long
 instruction prefix, so ``score_many`` computes that prefix's key/value cache once and runs only
 each comparison's suffix. Free text (TRACE stage 1, rationales) uses greedy ``generate()``.
+
+On CPU each forward pass runs on one thread and the judge answers as many requests at once as the
+process has cores (``max_concurrency``; ``score_many`` and the runner use it). Independent passes
+need no synchronisation, whereas one pass split over threads waits at every operator for its
+slowest thread: on a shared machine that made a verdict several times slower (README,
+performance). The thread count is a setting of the machine, like the CPU: it moves probabilities
+in their last float32 bits, never a verdict, so the metadata records it and the judge's identity
+does not.
 """
 from __future__ import annotations
 
 import copy
 import inspect
+import threading
 import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Sequence
 
 import torch
 
 from tjb_lib.judges.base import Judge
+from tjb_lib.judges.local_lazy import LABEL_PREFIX, local_params, usable_cores
 from tjb_lib.records import LABELS, Request, Response
-
-#: The paper's output schema is {"winner": "A | B | Tie", ...}; this prefix makes the label next.
-LABEL_PREFIX = '{"winner": "'
 
 
 def resolve_device(device: str | None) -> str:
@@ -74,49 +82,6 @@ def _common_prefix_len(a: Sequence[int], b: Sequence[int]) -> int:
     return i
 
 
-def local_params(label_prefix: str, dtype: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The decoding settings a local judge records in its identity (and so in its store keys)."""
-    return {"temperature": 0.0, "decoding": "greedy", "verdict_scoring": "next_token_label_probs",
-            "label_prefix": label_prefix, "dtype": dtype, **(params or {})}
-
-
-class LazyLocalJudge(Judge):
-    """A local judge whose weights load on the first call, so replaying stored verdicts (CI,
-    ``--replay-only``, re-running notebooks) never loads or converts a model."""
-
-    backend = "local_hf"
-
-    def __init__(self, name: str, model: str, params: dict[str, Any], loader, notes: str = ""):
-        super().__init__(name, model, params=params, max_concurrency=1)
-        self._loader = loader
-        self._judge: LocalHFJudge | None = None
-        self.notes = notes
-
-    def loaded(self) -> LocalHFJudge:
-        if self._judge is None:
-            judge = self._loader()
-            if judge.identity() != self.identity():
-                raise RuntimeError(f"{self.name}: the loaded model's identity {judge.identity()} "
-                                   f"differs from the declared {self.identity()}; stored calls "
-                                   "would not match. Fix the catalog entry.")
-            self._judge = judge
-        return self._judge
-
-    def complete(self, request: Request) -> Response:
-        return self.loaded().complete(request)
-
-    def score_many(self, requests: Sequence[Request]) -> list[Response]:
-        return self.loaded().score_many(requests)
-
-    def count_tokens(self, text: str) -> int:
-        return self.loaded().count_tokens(text)
-
-    def metadata(self) -> dict[str, Any]:
-        if self._judge is not None:
-            return self._judge.metadata()
-        return {**super().metadata(), "notes": self.notes, "loaded": False}
-
-
 class LocalHFJudge(Judge):
     """A causal LM judge: verdict probabilities from next-token logits, text by greedy decoding."""
 
@@ -126,7 +91,8 @@ class LocalHFJudge(Judge):
                  label_prefix: str = LABEL_PREFIX, batch_size: int | None = None,
                  min_prefix_tokens: int = 16, prefix_cache_size: int = 8, seed: int = 0,
                  params: dict[str, Any] | None = None, notes: str = "",
-                 extra_metadata: dict[str, Any] | None = None):
+                 extra_metadata: dict[str, Any] | None = None, threads: int | None = None,
+                 max_concurrency: int | None = None):
         self.device = resolve_device(device)
         self.hf_model = hf_model.to(self.device).eval() if not _is_dispatched(hf_model) else hf_model.eval()
         self.tokenizer = tokenizer
@@ -141,13 +107,20 @@ class LocalHFJudge(Judge):
         self._prefix_cache: OrderedDict[tuple[int, ...], Any] = OrderedDict()
         self._prefix_cache_size = prefix_cache_size
         self._last_ids: tuple[int, ...] = ()
+        self._cache_lock = threading.RLock()  # concurrent calls share the prefix cache
+        on_cpu = self.device == "cpu"
+        # CPU: one thread per forward pass, as many passes at once as there are cores
+        self.threads = threads or (1 if on_cpu else torch.get_num_threads())
+        if on_cpu:
+            torch.set_num_threads(self.threads)
+        concurrency = max_concurrency or (max(1, usable_cores() // self.threads) if on_cpu else 1)
         # transformers 5.x renamed ``past_key_values`` to ``cache``; speak whichever this model takes
         self._cache_kw = ("cache" if "cache" in inspect.signature(self.hf_model.forward).parameters
                           else "past_key_values")
         self._pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
         dtype = str(next(self.hf_model.parameters()).dtype).replace("torch.", "")
         super().__init__(name, model, params=local_params(label_prefix, dtype, params),
-                         max_concurrency=1)
+                         max_concurrency=concurrency)
         set_deterministic(seed, self.device)
 
     # ---- Judge interface -------------------------------------------------------------------
@@ -160,6 +133,7 @@ class LocalHFJudge(Judge):
     def metadata(self) -> dict[str, Any]:
         import transformers
         return {**super().metadata(), "device": self.device, "batch_size": self.batch_size,
+                "threads_per_pass": self.threads, "max_concurrency": self.max_concurrency,
                 "label_token_ids": dict(self.label_ids), "torch": torch.__version__,
                 "transformers": transformers.__version__, "notes": self.notes,
                 **self.extra_metadata}
@@ -280,48 +254,77 @@ class LocalHFJudge(Judge):
         cols = torch.tensor([keep.index(p) for p in last], device=self.device)
         return out.logits[rows, cols]
 
-    @torch.inference_mode()
+    def _reusable_prefix(self, ids: list[list[int]], plen: int, members: list[int]):
+        """(tokens reused, their key/value cache or None) for one group of prompts."""
+        with self._cache_lock:
+            if len(members) > 1:
+                return self._prefix_kv(tuple(ids[members[0]][:plen]))
+            lone = tuple(ids[members[0]])
+            cached = self._cached_prefix(lone)
+            shared = _common_prefix_len(self._last_ids, lone)
+            self._last_ids = lone
+            if cached is not None:  # a lone request after one with the same instructions
+                return self._prefix_kv(cached)
+            if self.min_prefix_tokens <= shared < len(lone):
+                # one request at a time (the runner's way): the instructions this prompt
+                # shares with the previous one become a cached prefix for the ones to come
+                return self._prefix_kv(lone[:shared])
+            return 0, None
+
     def _score_ids(self, ids: list[list[int]]) -> list[Response]:
         out: list[Response | None] = [None] * len(ids)
+
+        def failed(members: list[int], e: Exception) -> None:
+            for i in members:
+                out[i] = Response(status="failed", error=f"{type(e).__name__}: {e}",
+                                  input_tokens=len(ids[i]), output_tokens=0,
+                                  model_returned=self.model)
+
+        jobs = []  # (members, tokens reused, their cache, prefix seconds per member)
         for plen, members in self._group(ids):
             t0 = time.perf_counter()
             try:
-                lone = tuple(ids[members[0]]) if len(members) == 1 else None
-                cached = self._cached_prefix(lone) if lone else None
-                shared = _common_prefix_len(self._last_ids, lone) if lone else 0
-                if len(members) > 1:
-                    reused, pkv = self._prefix_kv(tuple(ids[members[0]][:plen]))
-                elif cached is not None:  # a lone request after one with the same instructions
-                    reused, pkv = self._prefix_kv(cached)
-                elif self.min_prefix_tokens <= shared < len(lone):
-                    # one request at a time (the runner's way): the instructions this prompt
-                    # shares with the previous one become a cached prefix for the ones to come
-                    reused, pkv = self._prefix_kv(lone[:shared])
-                else:
-                    reused, pkv = 0, None
-                if lone:
-                    self._last_ids = lone
-                results = []
-                for start in range(0, len(members), self.batch_size):
-                    chunk = members[start: start + self.batch_size]
-                    logits = self._run_suffixes(reused, pkv, [ids[i][reused:] for i in chunk])
-                    results.extend(self._label_probs(logits))
+                with torch.inference_mode():
+                    reused, pkv = self._reusable_prefix(ids, plen, members)
             except (RuntimeError, torch.cuda.OutOfMemoryError) as e:
-                for i in members:
-                    out[i] = Response(status="failed", error=f"{type(e).__name__}: {e}",
-                                      input_tokens=len(ids[i]), output_tokens=0,
-                                      model_returned=self.model)
+                failed(members, e)
                 continue
-            share = (time.perf_counter() - t0) / len(members)
-            for i, (probs, mass) in zip(members, results):
+            prefix_share = (time.perf_counter() - t0) / len(members)
+            jobs += [(members[k: k + self.batch_size], reused, pkv, prefix_share)
+                     for k in range(0, len(members), self.batch_size)]
+
+        def run(job):
+            chunk, reused, pkv, _ = job
+            t0 = time.perf_counter()
+            try:
+                with torch.inference_mode():
+                    return self._label_probs(
+                        self._run_suffixes(reused, pkv, [ids[i][reused:] for i in chunk])
+                    ), (time.perf_counter() - t0) / len(chunk)
+            except (RuntimeError, torch.cuda.OutOfMemoryError) as e:
+                return e, 0.0
+
+        workers = min(self.max_concurrency, len(jobs))
+        if workers > 1:  # independent one-thread passes on as many cores
+            with ThreadPoolExecutor(workers) as pool:
+                done = list(pool.map(run, jobs))
+        else:
+            done = [run(job) for job in jobs]
+        for (chunk, reused, _, prefix_share), (results, share) in zip(jobs, done):
+            if isinstance(results, Exception):
+                failed(chunk, results)
+                continue
+            for i, (probs, mass) in zip(chunk, results):
                 out[i] = Response(status="ok", text=None, label_probs=probs, input_tokens=len(ids[i]),
-                                  output_tokens=0, model_returned=self.model, latency_s=share,
+                                  output_tokens=0, model_returned=self.model,
+                                  latency_s=share + prefix_share,
                                   meta={"label_mass": mass, "prefix_tokens_reused": reused})
         return out  # type: ignore[return-value]
 
     def clear_prefix_cache(self) -> None:
-        self._prefix_cache.clear()
-        self._last_ids = ()
+        with self._cache_lock:
+            self._prefix_cache.clear()
+            self._last_ids = ()
 
     # ---- free text -------------------------------------------------------------------------
     @torch.inference_mode()

@@ -149,7 +149,7 @@ def _convert(gguf: Path, folder: Path) -> None:
 
 def lazy_smollm2_judge(name: str = "smollm2", **kwargs):
     """The embedded judge, loaded (and converted, the first time) only when a call is made."""
-    from tjb_lib.judges.local_hf import LABEL_PREFIX, LazyLocalJudge, local_params
+    from tjb_lib.judges.local_lazy import LABEL_PREFIX, LazyLocalJudge, local_params
 
     kwargs["params"] = {**GENERATION_PARAMS, **(kwargs.get("params") or {})}
     params = local_params(kwargs.get("label_prefix", LABEL_PREFIX), "float32", kwargs["params"])
