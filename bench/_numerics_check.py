@@ -13,17 +13,13 @@ Not part of ``make bench`` (too long for its budget); run it alone:
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import time
 from pathlib import Path
 
-import torch
-
 from tjb_lib import paths
 from tjb_lib.bench import BENCH_OUT, write_result
 from tjb_lib.judges.catalog import get_judge
-from tjb_lib.judges.local_hf import LocalHFJudge
 from tjb_lib.records import LABELS, Request
 
 CALLS = paths.OUTPUTS / "raw_outputs" / "smollm2" / "calls.jsonl"
@@ -72,8 +68,7 @@ def main() -> int:
     if not rows:
         raise SystemExit(f"{CALLS}: no stored verdict call of {judge.identity()}")
     f32 = compare(judge, rows)
-    bf16 = LocalHFJudge(judge.name, judge.model, copy.deepcopy(judge.hf_model).to(torch.bfloat16),
-                        judge.tokenizer, device="cpu")
+    bf16 = get_judge("smollm2", dtype="bfloat16").loaded()
     b16 = compare(bf16, rows)
     for name, r in (("float32, one thread per pass", f32), ("bfloat16", b16)):
         print(f"{name}: {r['label_changed']}/{r['verdicts']} stored verdicts change label; "

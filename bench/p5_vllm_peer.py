@@ -101,7 +101,7 @@ def timed(fn) -> tuple[float, object]:
 def main() -> int:
     p = arg_parser(__doc__.splitlines()[0])
     args = p.parse_args()
-    n_pairs, chunk_pairs = (2, 1) if args.quick else (12, 3)
+    n_pairs, chunk_pairs = (2, 1) if args.quick else (10, 2)
     target = f"vLLM best / local >= {TARGET:.1f}"
     if vllm.vllm_python() is None:
         reason = vllm.missing_reason()
@@ -125,7 +125,7 @@ def main() -> int:
 
         api = get_judge("smollm2", base_url=server.base_url, model=server.served_model_name,
                         params={"logprobs": True, "top_logprobs": 5})
-        bf16 = bf16_copy(local)
+        bf16 = bf16_judge()
         conditions = {
             "local": lambda c: [r.label_probs for r in _pool(
                 local.max_concurrency, local.complete, [requests[i] for i in c])],
@@ -223,15 +223,11 @@ def _threads(n: int, fn):
         torch.set_num_threads(before)
 
 
-def bf16_copy(judge):
-    """The same judge on bfloat16 weights (a lever measured here, not the shipped default)."""
-    import copy
+def bf16_judge():
+    """The embedded judge on bfloat16 weights: a lever measured here, not the shipped default."""
+    from tjb_lib.judges.catalog import get_judge
 
-    import torch
-    from tjb_lib.judges.local_hf import LocalHFJudge
-
-    return LocalHFJudge(judge.name, judge.model, copy.deepcopy(judge.hf_model).to(torch.bfloat16),
-                        judge.tokenizer, device="cpu")
+    return get_judge("smollm2", dtype="bfloat16").loaded()
 
 
 def agreement(a: list[dict], b: list[dict]) -> tuple[int, float]:

@@ -10,10 +10,11 @@ import sys
 import pytest
 
 from tjb_lib import bench, paths
+from tjb_lib.judges import vllm_server as vllm
 
 SCRIPTS = {p.stem: p for p in bench.bench_scripts()}
 EXPECTED = ("p1_local_throughput", "p2_replay", "p3_protocol_cost", "p4_api_path",
-            "scale_metrics")
+            "p5_vllm_peer", "scale_metrics")
 # measured keys each benchmark must report, beyond the suite's common keys
 MEASURED = {
     "p1_local_throughput": ("naive", "score_many", "complete", "agreement", "floor",
@@ -23,7 +24,30 @@ MEASURED = {
                          "paper_trace_multiples", "outputs_estimated_share"),
     "p4_api_path": ("by_concurrency", "resume", "resume_ok"),
     "scale_metrics": ("rows", "table_seconds", "bootstrap_count_resampling_s", "total_s"),
+    "p5_vllm_peer": ("seconds_per_verdict", "vllm_best", "agreement_local_vs_vllm",
+                     "agreement_float32_vs_bfloat16", "openai_judge", "load_average_1_5_15"),
 }
+# each benchmark's figure (ratio, met) recomputed from what it measured; a partial (--quick)
+# replay sets no verdict
+FIGURE = {
+    "p1_local_throughput": lambda m: (m["ratio_score_many_vs_naive"],
+                                      m["ratio_score_many_vs_naive"] >= 3),
+    "p2_replay": lambda m: (m["wall_s"] / 30.0,
+                            (m["exit_code"] == 0 and m["wall_s"] < 30.0)
+                            if m["full_reproduction"] else None),
+    "p3_protocol_cost": lambda m: (m["trace_lite_token_multiple"],
+                                   m["trace_lite_token_multiple"] <= 1.3),
+    "p4_api_path": lambda m: (m["by_concurrency"]["32"]["fraction_of_ideal"],
+                              m["by_concurrency"]["32"]["fraction_of_ideal"] >= 0.8
+                              and m["resume_ok"]),
+    "scale_metrics": lambda m: (m["bootstrap_index_resampling_s"]
+                                / m["bootstrap_count_resampling_s"], m["total_s"] <= 10),
+    "p5_vllm_peer": lambda m: (m["seconds_per_verdict"][m["vllm_best"]]
+                               / m["seconds_per_verdict"]["local"],
+                               m["seconds_per_verdict"][m["vllm_best"]]
+                               / m["seconds_per_verdict"]["local"] >= 1.0),
+}
+VERDICT_WORD = {True: "MET", False: "MISSED", None: "(no target)"}
 
 
 def run_quick(name: str, out) -> dict:
@@ -39,7 +63,10 @@ def run_quick(name: str, out) -> dict:
         assert key in result["machine"], f"{name}.json machine lacks {key}"
     absent = [k for k in MEASURED[name] if k not in result["measured"]]
     assert not absent, f"{name}.json measured lacks {absent}"
-    assert result["met"] in (True, False, None)
+    ratio, met = FIGURE[name](result["measured"])
+    assert result["ratio"] == pytest.approx(ratio) and result["met"] is met
+    figures = [line for line in proc.stdout.splitlines() if "(target" in line]
+    assert any(f") {VERDICT_WORD[met]}" in line for line in figures), figures
     return result
 
 
@@ -62,6 +89,20 @@ def test_p3_protocol_cost_quick(tmp_path):
     assert 1 <= per["trace_v2"]["calls"] <= 2
     assert per["trace_v2"]["input_tokens"] > per["L0"]["input_tokens"]
     assert r["ratio"] == pytest.approx(r["measured"]["trace_lite_token_multiple"])
+
+
+@pytest.mark.peers
+def test_p5_vllm_peer_quick(tmp_path):
+    if vllm.vllm_python() is None:
+        pytest.skip(vllm.missing_reason())
+    r = run_quick("p5_vllm_peer", tmp_path)
+    m = r["measured"]
+    assert set(m["seconds_per_verdict"]) >= {"local", "local_c1", "vllm_c1", "vllm_c8",
+                                             "openai_judge_via_vllm"}
+    # vLLM scores the very token ids the local judge scores: same labels, float-level differences
+    assert m["agreement_local_vs_vllm"]["same_label"] == m["verdicts"]
+    assert m["agreement_local_vs_vllm"]["max_prob_diff"] < 1e-3
+    assert m["openai_judge"]["ok"] == m["verdicts"]
 
 
 def test_p4_api_path_quick(tmp_path):

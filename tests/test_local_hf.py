@@ -1,7 +1,9 @@
 """The local Transformers judge on a tiny random Llama with SmolLM2's real tokenizer."""
 from __future__ import annotations
 
+import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import torch
@@ -151,6 +153,16 @@ def test_lazy_embedded_judge_declares_the_identity_of_the_loaded_one_without_loa
     assert lazy.loaded().identity() == declared  # same store keys whether loaded or not
 
 
+def test_bfloat16_embedded_judge_is_another_identity_and_other_dtypes_are_refused():
+    from tjb_lib.judges.catalog import get_judge
+
+    default, bf16 = get_judge("smollm2").identity(), get_judge("smollm2", dtype="bfloat16").identity()
+    assert bf16["params"].pop("dtype") == "bfloat16" and default["params"].pop("dtype") == "float32"
+    assert bf16 == default  # the dtype is the only difference, so no stored verdict is shared
+    with pytest.raises(ValueError, match="float32 or bfloat16"):
+        get_judge("smollm2", dtype="float16")
+
+
 def test_text_request_generates_greedily_with_usage(judge):
     req = judge_request("Which river flows through Vienna?", "The Danube.", "The Rhine.",
                         kind="text", max_tokens=8)
@@ -185,6 +197,37 @@ def test_identity_and_metadata_name_the_scoring_not_the_machine(judge):
     meta = judge.metadata()
     assert meta["device"] == "cpu" and set(meta["label_token_ids"]) == set(LABELS)
     assert judge.count_tokens("Berlin [1].") > 0
+
+
+def test_on_cpu_each_pass_runs_on_one_thread_and_as_many_passes_as_cores_run_at_once(judge):
+    from tjb_lib.judges.local_lazy import usable_cores
+
+    assert judge.threads == 1 and torch.get_num_threads() == 1
+    assert judge.max_concurrency == usable_cores()
+    meta = judge.metadata()
+    assert meta["threads_per_pass"] == 1 and meta["max_concurrency"] == usable_cores()
+    # a machine setting, like the CPU: not part of what the store keys on
+    assert "threads" not in json.dumps(judge.identity())
+
+
+def test_passes_side_by_side_give_the_same_bits_as_one_by_one():
+    reqs = pair_requests()
+    alone = make_judge(max_concurrency=1).score_many(reqs)
+    side_by_side = make_judge(max_concurrency=3).score_many(reqs)
+    assert [r.label_probs for r in side_by_side] == [r.label_probs for r in alone]
+    assert [r.meta for r in side_by_side] == [r.meta for r in alone]
+
+
+def test_complete_from_many_threads_at_once_matches_a_full_forward_pass():
+    # the runner calls complete() from max_concurrency threads; the shared prefix cache holds
+    judge = make_judge(max_concurrency=4)
+    reqs = pair_requests()
+    with ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(judge.complete, reqs * 2))
+    assert all(o.status == "ok" for o in outs)
+    for req, o in zip(reqs * 2, outs):
+        ref = full_forward_label_probs(judge, req)
+        assert all(o.label_probs[k] == pytest.approx(ref[k], abs=1e-4) for k in LABELS)
 
 
 def _real_prompts():

@@ -147,20 +147,30 @@ def _convert(gguf: Path, folder: Path) -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def lazy_smollm2_judge(name: str = "smollm2", **kwargs):
+#: float32 is the shipped default; bfloat16 (AMX where the CPU has it) is a measured option whose
+#: verdicts can differ, so it is a different judge identity (the dtype is in its params)
+DTYPES = ("float32", "bfloat16")
+
+
+def lazy_smollm2_judge(name: str = "smollm2", dtype: str = "float32", **kwargs):
     """The embedded judge, loaded (and converted, the first time) only when a call is made."""
     from tjb_lib.judges.local_lazy import LABEL_PREFIX, LazyLocalJudge, local_params
 
+    if dtype not in DTYPES:
+        raise ValueError(f"the embedded judge runs in {' or '.join(DTYPES)}, not {dtype!r}")
     kwargs["params"] = {**GENERATION_PARAMS, **(kwargs.get("params") or {})}
-    params = local_params(kwargs.get("label_prefix", LABEL_PREFIX), "float32", kwargs["params"])
+    params = local_params(kwargs.get("label_prefix", LABEL_PREFIX), dtype, kwargs["params"])
     model_id = f"{UPSTREAM}@{DIST}=={package_version()}:{GGUF_NAME}"
-    return LazyLocalJudge(name, model_id, params, lambda: load_smollm2_judge(name, **kwargs),
+    return LazyLocalJudge(name, model_id, params,
+                          lambda: load_smollm2_judge(name, dtype=dtype, **kwargs),
                           notes=WEAK_JUDGE_NOTE)
 
 
 def load_smollm2_judge(name: str = "smollm2", *, device: str = "cpu", folder: Path | None = None,
-                       **judge_kwargs):
+                       dtype: str = "float32", **judge_kwargs):
     """The embedded default judge, converted on first use and loaded offline afterwards."""
+    import torch
+
     judge_kwargs["params"] = {**GENERATION_PARAMS, **(judge_kwargs.get("params") or {})}
     from tjb_lib.judges.local_hf import load_local_hf
 
@@ -168,5 +178,5 @@ def load_smollm2_judge(name: str = "smollm2", *, device: str = "cpu", folder: Pa
     # identity names the weights, not the cache path on this machine
     model_id = f"{UPSTREAM}@{DIST}=={package_version()}:{GGUF_NAME}"
     return load_local_hf(name, str(ckpt), model_name=model_id, device=device, local_files_only=True,
-                         notes=WEAK_JUDGE_NOTE,
+                         dtype=getattr(torch, dtype), notes=WEAK_JUDGE_NOTE,
                          extra_metadata={"checkpoint_converted_now": converted}, **judge_kwargs)
