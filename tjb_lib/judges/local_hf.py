@@ -11,8 +11,8 @@ process has cores (``max_concurrency``; ``score_many`` and the runner use it). I
 need no synchronisation, whereas one pass split over threads waits at every operator for its
 slowest thread: on a shared machine that made a verdict several times slower (README,
 performance). The thread count is a setting of the machine, like the CPU: it moves probabilities
-in their last float32 bits, never a verdict, so the metadata records it and the judge's identity
-does not.
+in their last float32 bits (none of 421 stored verdicts changed label, bench/_numerics_check.py),
+so the metadata records it and the judge's identity does not.
 """
 from __future__ import annotations
 
@@ -41,7 +41,8 @@ def resolve_device(device: str | None) -> str:
 
 
 def default_dtype(device: str) -> torch.dtype:
-    """float32 on CPU (exact, and bf16 matmuls are slow there); bfloat16 on CUDA."""
+    """float32 on CPU (the shipped judges' identity; bfloat16 is faster where the CPU has AMX
+    but moves probabilities, so it is asked for by name); bfloat16 on CUDA."""
     return torch.float32 if device == "cpu" else torch.bfloat16
 
 
