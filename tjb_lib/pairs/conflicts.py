@@ -305,5 +305,12 @@ def humaneval_conflicts(problems: list[HumanEvalProblem], seed: int, workers: in
 
 def conflict(hotpot: list[HotpotItem], finqa: list[FinQAItem], humaneval: list[HumanEvalProblem],
              seed: int) -> list[Pair]:
-    return (hotpot_conflicts(hotpot, seed) + finqa_conflicts(finqa, seed)
-            + humaneval_conflicts(humaneval, seed))
+    """The six cells (domain x clear/reverse) interleaved, one pair of each in turn, so that the
+    first N pairs (a default sample, ``--limit N``) cover every cell Table A15 reports."""
+    pairs = (hotpot_conflicts(hotpot, seed) + finqa_conflicts(finqa, seed)
+             + humaneval_conflicts(humaneval, seed))
+    cells: dict[str, list[Pair]] = {}
+    for pair in pairs:
+        cells.setdefault(pair.variant, []).append(pair)
+    longest = max(map(len, cells.values()))
+    return [cell[i] for i in range(longest) for cell in cells.values() if i < len(cell)]
