@@ -131,3 +131,15 @@ def test_humaneval_wrong_fails_and_canonical_passes(conflicts):
         assert not bad.passed and bad.returncode not in (None, 0)
         assert p.meta["canonical_run"]["passed"] and not p.meta["mutant_run"]["passed"]
         assert p.meta["mutant_run"]["output"] and p.meta["mutation"]
+
+
+def test_every_default_sample_of_the_conflict_split_covers_every_cell(conflicts):
+    """Table A15 reports each domain x direction: the first N pairs a default run takes (single
+    call, paraphrases, TRACE) hold every one of the six cells."""
+    from tjb_lib.plan import limit_for
+
+    cells = {(p.source, p.meta["direction"]) for p in conflicts}
+    assert len(cells) == 6
+    for protocol in ("L4", "trace_v1"):
+        first = conflicts[:limit_for("conflict", protocol, "default")]
+        assert {(p.source, p.meta["direction"]) for p in first} == cells

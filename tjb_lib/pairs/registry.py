@@ -64,7 +64,7 @@ _ENTRIES = (
     SplitInfo("conflict", lambda p: conflict(p.conflict_hotpot, p.finqa_conflict, p.humaneval,
                                              p.seed),
               "correctness_conflict", "hotpotqa+finqa+humaneval", 150,
-              "Clear and reverse conflicts", 30, 3),
+              "Clear and reverse conflicts", 30, 6),
     SplitInfo("position_control", lambda p: position_control(p.mechanical, p.seed), "identical",
               "hotpotqa", 200, "Position controls", 20, 4),
     SplitInfo("soft_hotpotqa", lambda p: soft_hotpotqa(p.soft, p.seed), "quality_soft", "hotpotqa", 100,
