@@ -61,6 +61,15 @@ split_pairs = [p for s in splits for p in load_split(s)]
 print(f"{len(rows)} verdict rows; levels {choices['level']}, tiers {choices['tier']}; judges:")
 for label, _ in explore.judge_labels(rows):
     print(f"  {label}")
+if rows.empty:
+    raise RuntimeError(f"no verdict rows for {judge} at scale {scale!r} and none shipped: run it "
+                       "with replay_only=False, or `python -m tjb_lib reproduce`")
+shown = judge if judge in choices["judge"] else choices["judge"][0]
+if shown != judge:
+    display(Markdown(f"*{judge} has no verdicts at this scale"
+                     + (" (replay_only: nothing is called)" if replay_only else "")
+                     + f": the views below show the shipped judge **{shown}**; the drop-down "
+                     "at the end lists every judge.*"))
 
 # %% [markdown]
 # A judge folder named `<judge>-rationales` holds a run of `python -m tjb_lib judge --rationales`:
@@ -75,7 +84,7 @@ for label, _ in explore.judge_labels(rows):
 # is a preference for a slot, not for content.
 
 # %%
-default = pd.concat([explore.static_view(rows, judge, level).assign(level=level)
+default = pd.concat([explore.static_view(rows, shown, level).assign(level=level)
                      for level in ("L0", "L4")], ignore_index=True)
 display(default[["level", "tier", "meaning_of_tie", "n", "cited", "plain", "tie", "unparsed"]]
         .round(1))
@@ -84,12 +93,15 @@ display(default[["level", "tier", "meaning_of_tie", "n", "cited", "plain", "tie"
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
 for ax, level in zip(axes, ("L0", "L4")):
     v = default[default["level"] == level].set_index("tier")
+    # rates are over parsed verdicts; scaled by the parsed share, the stack sums to 100% of replies
+    v = v[["cited", "plain", "tie"]].mul((100 - v["unparsed"].fillna(0)) / 100, axis=0).assign(
+        unparsed=v["unparsed"])
     v[["cited", "plain", "tie", "unparsed"]].plot.bar(stacked=True, ax=ax, legend=level == "L4",
                                                       color=["#c44e52", "#4c72b0", "#8c8c8c",
                                                              "#dddddd"], width=0.7)
-    ax.set_title(f"{judge} · {level}")
+    ax.set_title(f"{shown} · {level}")
     ax.set_xlabel("")
-    ax.set_ylabel("% of ordered comparisons")
+    ax.set_ylabel("% of replies")
     ax.tick_params(axis="x", rotation=0)
 axes[1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
 fig.tight_layout()
@@ -105,7 +117,7 @@ plt.show()
 
 # %%
 paper = explore.paper_frontier()
-explore.plot_tiers(explore.operating_point(explore.select(rows, judge), by=("judge", "level")),
+explore.plot_tiers(explore.operating_point(explore.select(rows, shown), by=("judge", "level")),
                    paper)
 plt.show()
 
@@ -118,11 +130,11 @@ plt.show()
 
 # %%
 for meaning in explore.TIE_MEANINGS:
-    examples = explore.example_pairs(split_pairs, rows, meaning, judge, "L4", n=1, seed=seed)
+    examples = explore.example_pairs(split_pairs, rows, meaning, shown, "L4", n=1, seed=seed)
     if examples:
         display(Markdown(explore.render_example(examples[0])))
     else:
-        display(Markdown(f"*No {meaning}-Tie pair was judged by {judge} at L4 in this run.*"))
+        display(Markdown(f"*No {meaning}-Tie pair was judged by {shown} at L4 in this run.*"))
 
 # %% [markdown]
 # ## The threshold: moving the Tie rule without a new judge call
@@ -132,12 +144,12 @@ for meaning in explore.TIE_MEANINGS:
 # paper in one knob: the Tie rate rises where Tie is correct, and where it is costly.
 
 # %%
-if explore.has_probabilities(explore.select(rows, judge, "L0")):
-    moved = pd.concat([explore.static_view(rows, judge, "L0", threshold=t)
+if explore.has_probabilities(explore.select(rows, shown, "L0")):
+    moved = pd.concat([explore.static_view(rows, shown, "L0", threshold=t)
                        for t in (0.0, 0.2, 0.5, 0.8)], ignore_index=True)
     display(moved.pivot(index="threshold", columns="tier", values="tie").round(1))
 else:
-    print(f"{judge} returned text verdicts without label probabilities: the threshold is fixed.")
+    print(f"{shown} returned text verdicts without label probabilities: the threshold is fixed.")
 
 # %% [markdown]
 # ## Interactive explorer
@@ -154,7 +166,7 @@ except ImportError:  # the explorer is optional; the static view above stands on
     print("ipywidgets is not installed: the static view above is the whole explorer.")
 
 if widgets is not None:
-    w_judge = widgets.Dropdown(options=explore.judge_labels(rows), value=judge,
+    w_judge = widgets.Dropdown(options=explore.judge_labels(rows), value=shown,
                                description="judge", layout=widgets.Layout(width="95%"))
     w_level = widgets.Dropdown(options=["all", *choices["level"]], value="L0",
                                description="level")
@@ -162,6 +174,7 @@ if widgets is not None:
                               description="tier")
     w_threshold = widgets.FloatSlider(value=0.0, min=0.0, max=1.0, step=0.05,
                                       description="Tie if |P(A)−P(B)| <", readout_format=".2f",
+                                      continuous_update=False,
                                       style={"description_width": "initial"})
     w_paper = widgets.Checkbox(value=True, description="paper: draw the paper's frontier")
 
@@ -191,5 +204,19 @@ if widgets is not None:
             explore.plot_tiers(explore.operating_point(ladder, by=("judge", "level")), paper)
             plt.show()
 
-    display(widgets.interactive(show, judge_name=w_judge, level=w_level, tier=w_tier,
-                                threshold=w_threshold, with_paper=w_paper))
+    # Drawn on the first change of a control, not while the cell runs: a figure captured into
+    # an Output widget during execution can hang papermill, whose stand-in for the widget
+    # writes to the kernel while it waits for the cell's reply. The view above is the start.
+    out = widgets.Output()
+    controls = [w_judge, w_level, w_tier, w_threshold, w_paper]
+
+    def refresh(_change=None):
+        with out:
+            out.clear_output(wait=True)
+            show(w_judge.value, w_level.value, w_tier.value, w_threshold.value, w_paper.value)
+
+    for control in controls:
+        control.observe(refresh, names="value")
+    display(widgets.VBox([*controls, widgets.HTML(
+        "<i>Change any control: the table, one example pair per meaning of Tie and the "
+        "frontier for that setting appear below.</i>"), out]))

@@ -84,14 +84,20 @@ FLOATS = ["table_a14", "table_a19", "table_a11", "table_a13", "table_a16"]
 jobs = [j for j in plan.jobs(FLOATS, scale) if j.protocol in jy.LEVELS]
 all_rows = plan.run_jobs(jobs, judge, replay_only=replay_only, progress=False)
 judge_rows = all_rows[all_rows["pair_id"].isin({p.pair_id for p in drawn})]
-controls = metrics.position_table(all_rows[all_rows["target_relation"] == "identical"],
-                                  by=("judge", "level"))
+identical = all_rows[all_rows["target_relation"] == "identical"]
 paper = explore.paper_frontier()
-display(Markdown("Position-only controls: " + "; ".join(
-    f"at {r.level} {judge} picks slot A in {r.first_position_win:.0f}%, slot B in "
-    f"{r.second_position_win:.0f}% and answers Tie in {r.tie:.0f}% of {r.n} comparisons of "
-    "identical candidates" for r in controls.itertuples())
-    + f". Where one slot dominates, {judge}'s verdicts below are about position, not content."))
+if identical.empty:
+    display(Markdown(f"*{judge} has no stored position-only controls at this scale"
+                     + (" (replay_only: nothing is called)" if replay_only else "")
+                     + ": how far its verdicts are about position is not known here.*"))
+else:
+    controls = metrics.position_table(identical, by=("judge", "level"))
+    display(Markdown("Position-only controls: " + "; ".join(
+        f"at {r.level} {judge} picks slot A in {r.first_position_win:.0f}%, slot B in "
+        f"{r.second_position_win:.0f}% and answers Tie in {r.tie:.0f}% of {r.n} comparisons "
+        "of identical candidates" for r in controls.itertuples())
+        + f". Where one slot dominates, {judge}'s verdicts below are about position, not "
+        "content."))
 print(f"{judge}: {len(judge_rows)} stored verdicts on these pairs; paper judges: "
       f"{', '.join(paper['judge'].unique())}")
 

@@ -86,3 +86,22 @@ def test_explorer_runs_headless_with_the_papers_frontier_and_explained_judges(tm
     assert "smollm2: " in text and "scored from P(A)/P(B)/P(Tie)" in text
     assert "```text" in text and "**Task.**" not in text  # pair text shown verbatim
     assert execute(source, parameters=params, out_dir=tmp_path / "nb").read_bytes() == first
+
+
+@pytest.mark.slow
+@needs_shipped
+@pytest.mark.parametrize("stem, shows", [
+    ("08_explore", "the views below show the shipped judge **smollm2**"),
+    ("11_judge_yourself", "has no stored position-only controls at this scale (replay_only"),
+])
+def test_a_judge_with_nothing_stored_is_named_not_a_crash(stem, shows, tmp_path):
+    """A reader who sets a paper judge without a key, replay only, gets a sentence that says so
+    and the rest of the notebook, not a traceback from an empty table."""
+    from tjb_lib.reproduce import execute
+
+    params = {"judge": "gpt-5.5", "replay_only": True, "outputs_dir": str(tmp_path / "o")}
+    execute(paths.NOTEBOOKS / f"{stem}.py", parameters=params, out_dir=tmp_path / "nb")
+    text, images = _outputs(tmp_path / "nb" / f"{stem}.ipynb")
+    assert "ERROR " not in text
+    assert "gpt-5.5 has no" in text and shows in text
+    assert images >= 1

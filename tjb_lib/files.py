@@ -10,12 +10,17 @@ from pathlib import Path
 from typing import Iterator
 
 
+_CREATE_MODE = 0o644  # what open() gives a new file under the usual umask 022
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` all at once, through a temp file unique to this writer
     (two processes never share one) that is removed if anything fails."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp makes the file private (0600); the result keeps the mode of what it replaces
+        os.fchmod(fd, path.stat().st_mode & 0o777 if path.exists() else _CREATE_MODE)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

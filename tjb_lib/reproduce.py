@@ -75,6 +75,7 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
 def _temp_path(folder: Path, prefix: str) -> Path:
     """A fresh, unique (empty) .ipynb path in ``folder``: two runs never share a temp name."""
     fd, name = tempfile.mkstemp(prefix=prefix, suffix=".ipynb", dir=folder)
+    os.fchmod(fd, 0o644)  # it becomes the executed notebook: readable like any other output
     os.close(fd)
     return Path(name)
 
