@@ -175,7 +175,8 @@ def test_rendered_example_shows_finqa_dollars_and_code_fences_verbatim():
     pair = Pair(pair_id="moderate_finqa:T/1:0", split="moderate_finqa", source="finqa",
                 source_id="T/1", target_relation="quality_moderate", gold="plain", task=task,
                 plain="Answer: 0.76\n\nReasoning: $ 450697000 / $ 595338000 = 0.76",
-                cited=cited, artifact="markers", meta={"skipped_text": "$ 1 / $ 2 = 0.5"})
+                cited=cited, artifact="markers",
+                meta={"omitted_kind": "base", "omitted_text": "$ 1 / $ 2 = 0.5"})
     rows = pd.DataFrame([_row("moderate_finqa:T/1:0", "quality_moderate", "cited_first",
                               (0.2, 0.1, 0.7))]).assign(split="moderate_finqa")
     example = explore.example_pairs([pair], rows, "costly")[0]
@@ -186,6 +187,21 @@ def test_rendered_example_shows_finqa_dollars_and_code_fences_verbatim():
 
     fences = [t.content for t in MarkdownIt("commonmark").parse(text) if t.type == "fence"]
     assert fences == [task + "\n", pair.plain + "\n", cited + "\n"]  # each shown whole, as is
+
+
+@pytest.mark.parametrize("split, says, key", [
+    ("moderate_finqa", "skipped calculation step (", "omitted_text"),
+    ("moderate_hotpotqa", "dropped support hop: ", "dropped_hop"),
+])
+def test_the_note_of_a_shipped_moderate_pair_names_what_its_cited_side_leaves_out(split, says,
+                                                                                   key):
+    from tjb_lib.pairs import load_split
+
+    pair = load_split(split)[0]
+    rows = pd.DataFrame([_row(pair.pair_id, "quality_moderate", "cited_first",
+                              (0.2, 0.1, 0.7))]).assign(split=split)
+    note = explore.example_pairs([pair], rows, "costly")[0]["note"]
+    assert note.startswith(says) and str(pair.meta[key]) in note
 
 
 def test_judge_labels_say_what_each_judges_verdicts_are():

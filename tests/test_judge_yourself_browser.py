@@ -28,7 +28,7 @@ from tjb_lib.pairs import load_split
 
 p = next(p for p in load_split("moderate_finqa") if p.task.count("$") >= 2)
 Markdown(explore.render_example({"meaning": "costly", "split": p.split, "pair_id": p.pair_id,
-                                 "why": "", "note": p.meta["skipped_text"], "gold": p.gold,
+                                 "why": "", "note": p.meta["omitted_text"], "gold": p.gold,
                                  "task": p.task, "plain": p.plain, "cited": p.cited,
                                  "verdicts": []}))"""
 
@@ -155,7 +155,14 @@ def test_a_student_clicks_through_both_rounds_in_jupyterlab_and_no_pair_text_is_
                  if b.text in jy.ANSWERS}
         return found if len(found) == 3 and all(b.is_enabled() for b in found.values()) else None
 
-    _wait("the A / B / Tie buttons", buttons)
+    try:
+        _wait("the A / B / Tie buttons", buttons)
+    except AssertionError as e:  # say what the notebook showed instead of the buttons
+        raise AssertionError(f"{e}; the notebook's errors: " + str(browser.execute_script(
+            notebook + "const errs = []; for (const cell of panel.content.model.cells) {"
+            " if (cell.type !== 'code') continue; for (let i = 0; i < cell.outputs.length; i++)"
+            " { const o = cell.outputs.get(i).toJSON(); if (o.output_type === 'error')"
+            " errs.push(o.ename + ': ' + o.evalue); } } return errs;"))) from None
     items = 2 * len(jy.TIERS)  # one pair per tier, two rounds
     saved_dir = lab["out"] / "judge_yourself" / "labels"
     for n in range(items):

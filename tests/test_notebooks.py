@@ -145,9 +145,9 @@ def test_beyond_and_workbook_notebooks_run_headless_on_the_shipped_outputs(stem,
     nb = nbformat.read(executed, as_version=4)
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
-    if "No stored verdicts" in executed.read_text():  # replay found nothing: said, not failed
-        assert stem == "09_beyond" and _images(executed) == 0
-        return
+    shown = "\n".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/markdown", ""))
+                      for c in nb.cells for o in c.get("outputs", []))
+    assert "No stored verdicts" not in shown  # the shipped raw outputs cover what it replays
     for f in floats.of_notebook(stem):
         assert (tmp_path / "outputs" / "tables" / f"{f.name}.csv").exists(), f.name
     if stem == "09_beyond":

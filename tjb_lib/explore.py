@@ -233,7 +233,8 @@ def example_pairs(pairs: Sequence[Pair], rows: pd.DataFrame, meaning: str,
                              **{c: _num(getattr(r, c, None)) for c in frontier.PROB_COLUMNS}})
         note = p.meta.get("gold_note") or (
             f"dropped support hop: {p.meta['dropped_hop']}" if p.meta.get("dropped_hop") else
-            f"skipped calculation step: {p.meta['skipped_text']}" if p.meta.get("skipped_text")
+            f"skipped calculation step ({p.meta['omitted_kind']}): {p.meta['omitted_text']}"
+            if p.meta.get("omitted_text")
             else f"cited side carries: {p.artifact}")
         out.append({"pair_id": pid, "split": p.split, "meaning": meaning, "why": m.why,
                     "task": p.task, "plain": p.plain, "cited": p.cited, "gold": p.gold,
