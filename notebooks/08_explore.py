@@ -210,7 +210,7 @@ if widgets is not None:
     out = widgets.Output()
     controls = [w_judge, w_level, w_tier, w_threshold, w_paper]
 
-    def refresh(_change=None):
+    def refresh(_change):
         with out:
             out.clear_output(wait=True)
             show(w_judge.value, w_level.value, w_tier.value, w_threshold.value, w_paper.value)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 import stat
 
+import pytest
+
 from tjb_lib.files import write_atomically
 
 
@@ -23,11 +25,7 @@ def test_a_new_file_is_readable_by_others_and_a_replaced_one_keeps_its_mode(tmp_
 def test_a_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path):
     target = tmp_path / "rows.jsonl"
     target.write_bytes(b"kept\n")
-    try:
+    with pytest.raises(TypeError):
         write_atomically(target, "not bytes")  # type: ignore[arg-type]
-    except TypeError:
-        pass
-    else:
-        raise AssertionError("writing str to a binary file should fail")
     assert target.read_bytes() == b"kept\n"
     assert [p.name for p in tmp_path.iterdir()] == ["rows.jsonl"]
