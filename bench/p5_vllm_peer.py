@@ -32,7 +32,9 @@ import concurrent.futures as cf
 import json
 import math
 import os
+import signal
 import statistics
+import sys
 import time
 import urllib.request
 
@@ -111,6 +113,9 @@ def main() -> int:
                      met=None, quick=args.quick, notes=reason)
         return 0
 
+    # the suite stops a script past its budget with SIGTERM: exit through the finally below,
+    # which stops the vLLM server (its own session, so nothing else would)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     local = load_local()
     requests = prompts(n_pairs)
     ids = [local.verdict_ids(r) for r in requests]

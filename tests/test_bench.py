@@ -142,3 +142,22 @@ def test_run_benchmarks_reports_a_failing_script(tmp_path, capsys):
     assert "b_bad.py FAILED (exit 3)" in out and "failed: b_bad" in out
     assert bench.run_benchmarks(only="a_ok", root=root, out_dir=tmp_path / "out") == 0
     assert bench.run_benchmarks(only="nothing", root=root) == 1
+
+
+def test_a_script_past_the_budget_is_asked_to_stop_first_and_later_ones_do_not_count(tmp_path,
+                                                                                     capsys):
+    """p5 starts a vLLM server in its own session; a SIGKILL of the script would orphan it, so
+    the suite sends SIGTERM first and the script ends what it started."""
+    root = tmp_path / "bench"
+    root.mkdir()
+    marker = tmp_path / "cleaned_up"
+    (root / "a_slow.py").write_text(
+        "import signal, sys, time\n"
+        f"def stop(*_):\n    open({str(marker)!r}, 'w').write('yes')\n    sys.exit(143)\n"
+        "signal.signal(signal.SIGTERM, stop)\ntime.sleep(120)\n")
+    (root / "b_never.py").write_text("print('b ran')\n")
+    assert bench.run_benchmarks(root=root, out_dir=tmp_path / "out", timeout_s=3) == 1
+    out = capsys.readouterr().out
+    assert marker.read_text() == "yes"
+    assert "a_slow.py: stopped, the suite ran past 3 s" in out and "b ran" not in out
+    assert "suite: 0/2 benchmarks ran" in out

@@ -26,6 +26,8 @@ BENCH_OUT = paths.OUTPUTS / "bench"
 RESULT_KEYS = ("benchmark", "machine", "measured", "ratio", "target", "met", "date")
 #: The whole suite must finish within this on 2 cores (the issue's budget).
 SUITE_BUDGET_S = 15 * 60
+#: How long a script past the budget gets to stop what it started before it is killed.
+STOP_GRACE_S = 60
 
 
 def bench_scripts(root: Path | None = None) -> list[Path]:
@@ -114,30 +116,44 @@ def run_benchmarks(only: str | None = None, quick: bool = False, out_dir: Path |
               else f"no benchmark script in {where}", file=sys.stderr)
         return 1
     out_dir = Path(out_dir or BENCH_OUT)
-    failed, t_suite = [], time.perf_counter()
+    failed, ran, t_suite = [], 0, time.perf_counter()
     for script in scripts:
         cmd = [sys.executable, str(script), "--out", str(out_dir), *(["--quick"] if quick else [])]
         print(f"== {script.stem}", flush=True)
         t0 = time.perf_counter()
         left = timeout_s - (t0 - t_suite)
+        proc = subprocess.Popen(cmd, cwd=paths.ROOT, text=True, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        ran += 1
         try:
-            proc = subprocess.run(cmd, cwd=paths.ROOT, timeout=max(left, 1), text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            stdout, stderr = proc.communicate(timeout=max(left, 1))
         except subprocess.TimeoutExpired:
+            _stop(proc)
             print(f"   {script.name}: stopped, the suite ran past {timeout_s:.0f} s", flush=True)
             failed.append(script.stem)
             break
-        for line in proc.stdout.splitlines():
+        for line in stdout.splitlines():
             print(f"   {line}", flush=True)
         dt = time.perf_counter() - t0
         if proc.returncode != 0:
             failed.append(script.stem)
-            tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
+            tail = "\n".join(stderr.strip().splitlines()[-15:])
             print(f"   {script.name} FAILED (exit {proc.returncode}) after {dt:.1f} s:\n{tail}",
                   flush=True)
         else:
             print(f"   ({dt:.1f} s, {out_dir / (script.stem + '.json')})", flush=True)
     total = time.perf_counter() - t_suite
-    print(f"suite: {len(scripts) - len(failed)}/{len(scripts)} benchmarks ran in {total:.1f} s "
+    print(f"suite: {ran - len(failed)}/{len(scripts)} benchmarks ran in {total:.1f} s "
           f"(budget {timeout_s:.0f} s)" + (f"; failed: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stop a script past the budget with SIGTERM first, so it can end what it started (p5's
+    vLLM server runs in its own session and outlives a SIGKILL of the script), then SIGKILL."""
+    proc.terminate()
+    try:
+        proc.communicate(timeout=STOP_GRACE_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
