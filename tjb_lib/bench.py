@@ -26,8 +26,9 @@ BENCH_OUT = paths.OUTPUTS / "bench"
 RESULT_KEYS = ("benchmark", "machine", "measured", "ratio", "target", "met", "date")
 #: The whole suite must finish within this on 2 cores (the issue's budget).
 SUITE_BUDGET_S = 15 * 60
-#: How long a script past the budget gets to stop what it started before it is killed.
-STOP_GRACE_S = 60
+#: How long a script past the budget gets to stop what it started before it is killed: more
+#: than a vLLM server's own stop (SIGTERM, up to 2 x 30 s, then SIGKILL; judges/vllm_server.py).
+STOP_GRACE_S = 120
 
 
 def bench_scripts(root: Path | None = None) -> list[Path]:
