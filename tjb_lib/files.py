@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Iterator
 
 
-_CREATE_MODE = 0o644  # what open() gives a new file under the usual umask 022
+#: The mode of a file this project creates: what open() gives under the usual umask 022.
+CREATE_MODE = 0o644
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -20,7 +21,7 @@ def write_atomically(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         # mkstemp makes the file private (0600); the result keeps the mode of what it replaces
-        os.fchmod(fd, path.stat().st_mode & 0o777 if path.exists() else _CREATE_MODE)
+        os.fchmod(fd, path.stat().st_mode & 0o777 if path.exists() else CREATE_MODE)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tjb_lib import paths
+from tjb_lib.files import CREATE_MODE
 from tjb_lib.judges.local_lazy import usable_cores
 
 REPLAY_JOBS = 2
@@ -75,7 +76,7 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
 def _temp_path(folder: Path, prefix: str) -> Path:
     """A fresh, unique (empty) .ipynb path in ``folder``: two runs never share a temp name."""
     fd, name = tempfile.mkstemp(prefix=prefix, suffix=".ipynb", dir=folder)
-    os.fchmod(fd, 0o644)  # it becomes the executed notebook: readable like any other output
+    os.fchmod(fd, CREATE_MODE)  # it becomes the executed notebook, readable like any output
     os.close(fd)
     return Path(name)
 
