@@ -55,9 +55,9 @@ class LazyLocalJudge(Judge):
                                           f"({type(e).__name__}: {e})") from e
                 if judge.identity() != self.identity():
                     raise FatalJudgeError(f"{self.name}: the loaded model's identity "
-                                       f"{judge.identity()} differs from the declared "
-                                       f"{self.identity()}; stored calls would not match. "
-                                       "Fix the catalog entry.")
+                                          f"{judge.identity()} differs from the declared "
+                                          f"{self.identity()}; stored calls would not match. "
+                                          "Fix the catalog entry.")
                 self._judge = judge
             return self._judge
 
