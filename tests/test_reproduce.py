@@ -71,7 +71,7 @@ def test_a_failed_run_keeps_the_last_good_executed_copy_and_the_failed_one_besid
 def test_a_replay_runs_notebooks_side_by_side_reports_them_in_order_and_stops_at_a_failure(
         tmp_path, monkeypatch, capsys):
     src = tmp_path / "notebooks"
-    for name, sleep in (("01_slow", 4.0), ("02_quick", 0.0), ("03_also", 0.0)):
+    for name, sleep in (("01_slow", 8.0), ("02_quick", 0.0), ("03_also", 0.0)):
         write_notebook(src, name, sleep=sleep)
     monkeypatch.setattr(paths, "NOTEBOOKS", src)
     out = tmp_path / "outputs"
