@@ -91,3 +91,24 @@ def test_sigkilled_judge_run_resumes_with_no_lost_row_and_no_repeated_stored_cal
     rows = _rows(root)
     assert len(rows) == LIMIT * 2 * 5      # no row lost
     assert len({(r["pair_id"], r["order"], r["level"]) for r in rows}) == len(rows)
+
+
+def test_two_processes_on_a_failing_endpoint_share_each_keys_attempts(tmp_path):
+    """Every call fails (429, retried at once, five attempts); two processes judge the same
+    comparisons on one store. The one that waited on a key's lease takes the failure the other
+    stored instead of spending five attempts of its own: 5 requests per key in all, not 10."""
+    root = _root(tmp_path)
+    keys = 2  # --limit 1, L0: one pair in both orders
+    cmd = [*_judge_cmd(""), "--protocol", "L0", "--limit", "1"]
+    with FaultServer(latency_s=0.5) as server:  # a key's five attempts take 2.5 s
+        server.script([{"kind": "429", "retry_after": "0"}] * 40)
+        cmd[cmd.index("--base-url") + 1] = server.url + "/v1"
+        procs = [subprocess.Popen(cmd, env=_env(root), stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        errors = [p.communicate(timeout=120)[1] for p in procs]
+        sent = server.count("/v1/chat/completions")
+    assert [p.returncode for p in procs] == [0, 0], errors
+    assert sent == keys * 5
+    log = root / "outputs" / "raw_outputs" / "local-vllm" / "calls.jsonl"
+    statuses = [json.loads(x)["response"]["status"] for x in log.read_text().splitlines()]
+    assert statuses == ["failed"] * keys  # each key's failure stored once

@@ -305,7 +305,7 @@ def test_a_placeholder_key_in_the_environment_costs_nothing_on_rerun(pairs, tmp_
 
 
 def test_one_call_needed_by_two_threads_at_once_is_made_once(tmp_path):
-    """Two comparisons in flight that need the same request: the others wait on the claim."""
+    """Two comparisons in flight that need the same request: the others wait on the lease."""
     import threading
 
     from tjb_lib.protocols import build_request, expand
@@ -324,4 +324,4 @@ def test_one_call_needed_by_two_threads_at_once_is_made_once(tmp_path):
     for t in threads:
         t.join()
     assert judge.n_calls == 1 and stats.calls == 1 and stats.hits == 3
-    assert len(set(answers)) == 1 and not list((tmp_path / "scripted" / "claims").iterdir())
+    assert len(set(answers)) == 1 and not list((tmp_path / "scripted" / "leases").iterdir())

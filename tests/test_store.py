@@ -1,4 +1,6 @@
-"""The response store: durable appends, crash repair, failures never served, no keys on disk."""
+"""The response store: durable appends, crash repair that deletes nothing, a replay that writes
+nothing, failures never served, leases that a killed process does not leave behind, no keys on
+disk."""
 from __future__ import annotations
 
 import json
@@ -7,7 +9,8 @@ import threading
 import pytest
 
 from tjb_lib.records import Request, Response, request_key
-from tjb_lib.store import INDEX_NAME, LOG_NAME, ResponseStore, SecretLeakError
+from tjb_lib.store import (DAMAGED_DIR, INDEX_NAME, LEASES_DIR, LOG_NAME, ResponseStore,
+                           SecretLeakError, StoreError)
 
 IDENTITY = {"backend": "test", "model": "m", "params": {"temperature": 0.0}}
 
@@ -50,7 +53,7 @@ def test_round_trip_returns_stored_response_marked_cached(tmp_path):
     assert rec["response"]["cached"] is False and rec["judge"] == IDENTITY
 
 
-def test_truncated_last_line_is_cut_off_and_reported(tmp_path):
+def test_truncated_last_line_is_kept_aside_with_its_bytes_cut_off_and_reported(tmp_path):
     store = ResponseStore(tmp_path)
     for i in range(3):
         store.put(_key(i), IDENTITY, _req(i), _ok(i))
@@ -59,10 +62,13 @@ def test_truncated_last_line_is_cut_off_and_reported(tmp_path):
     good = log.read_bytes()
     line = json.dumps({"key": _key(9), "response": {"status": "ok"}}).encode()
     log.write_bytes(good + line[: len(line) // 2])  # a crash mid-write
-    with pytest.warns(RuntimeWarning, match="truncated or corrupt last line"):
+    with pytest.warns(RuntimeWarning, match="last line is damaged"):
         store = ResponseStore(tmp_path)
-    assert store.recovered["offset"] == len(good)
+    assert store.damaged["offset"] == len(good)
     assert log.read_bytes() == good
+    kept = list((tmp_path / DAMAGED_DIR).iterdir())
+    assert [p.read_bytes() for p in kept] == [line[: len(line) // 2]]  # its bytes, unchanged
+    assert store.damaged["kept"] == str(kept[0])
     assert [store.get(_key(i)).response.text for i in range(3)] == [_ok(i).text for i in range(3)]
     assert store.get(_key(9)) is None
     # the next append starts on a clean line
@@ -78,6 +84,35 @@ def test_garbage_last_line_with_newline_is_also_repaired(tmp_path):
     with pytest.warns(RuntimeWarning):
         store = ResponseStore(tmp_path)
     assert len(list(store.records())) == 1 and store.get(_key(1)) is not None
+    assert [p.read_bytes() for p in (tmp_path / DAMAGED_DIR).iterdir()] == [b"{not json\n"]
+
+
+def test_a_read_only_store_writes_nothing_and_skips_a_damaged_last_line(tmp_path):
+    """A replay (read-only) of a store whose last record lost a byte: every file stays as it
+    was, the index included; the damage is reported; the other records are served."""
+    _filled(tmp_path, 3)
+    log = tmp_path / LOG_NAME
+    lines = log.read_bytes().splitlines(keepends=True)
+    lines[-1] = lines[-1].replace(b'winner', b'win\xffer', 1)  # one byte flipped
+    log.write_bytes(b"".join(lines))
+    (tmp_path / INDEX_NAME).unlink()  # a stale or missing index is not rewritten either
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    with pytest.warns(RuntimeWarning, match="last line is damaged.*a replay writes nothing"):
+        store = ResponseStore(tmp_path, read_only=True)
+    assert store.damaged["offset"] == sum(map(len, lines[:-1])) and store.damaged["kept"] is None
+    assert [store.get(_key(i)) is not None for i in range(3)] == [True, True, False]
+    assert len(list(store.records())) == 2
+    with pytest.raises(StoreError, match="read-only"):
+        store.put(_key(5), IDENTITY, _req(5), _ok(5))
+    store.close()
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_a_read_only_store_of_a_judge_never_run_creates_nothing(tmp_path):
+    store = ResponseStore(tmp_path / "never", read_only=True)
+    assert store.get(_key(1)) is None and not list(store.records())
+    store.close()
+    assert not (tmp_path / "never").exists()
 
 
 def test_failed_responses_are_logged_but_never_served(tmp_path):
@@ -124,7 +159,7 @@ def test_concurrent_writers_in_one_process_keep_every_line_whole(tmp_path):
         t.join()
     store.close()
     reopened = ResponseStore(tmp_path)
-    assert reopened.recovered is None
+    assert reopened.damaged is None
     assert len(list(reopened.records())) == 100 and len(reopened) == 100
     assert all(reopened.get(_key(i)).response.text == _ok(i).text for i in range(100))
 
@@ -211,4 +246,46 @@ def test_opening_never_cuts_a_line_another_process_is_still_writing(tmp_path):
         writer.flush()
         fcntl.flock(writer.fileno(), fcntl.LOCK_UN)
     t.join(timeout=5)
-    assert opened[0].recovered is None and opened[0].get(_key(2)) is not None
+    assert opened[0].damaged is None and opened[0].get(_key(2)) is not None
+
+
+def test_a_lease_left_by_a_killed_process_is_removed_when_the_store_opens(tmp_path):
+    """kill -9 while a call is made leaves its lease file (the flock dies, the file stays); the
+    next open removes it, and never one another process holds."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    ResponseStore(tmp_path)
+    held = "import sys, time; from tjb_lib.store import ResponseStore; " \
+           "s = ResponseStore(sys.argv[1]); lease = s.lease(sys.argv[2]); lease.__enter__(); " \
+           "print('held', flush=True); time.sleep(60)"
+    procs = [subprocess.Popen([sys.executable, "-c", held, str(tmp_path), key],
+                              stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": os.getcwd()})
+             for key in (_key(1), _key(2))]
+    try:
+        assert [p.stdout.readline().strip() for p in procs] == ["held", "held"]
+        procs[0].send_signal(signal.SIGKILL)
+        procs[0].wait(timeout=10)
+        leases = tmp_path / LEASES_DIR
+        assert sorted(p.stem for p in leases.iterdir()) == sorted([_key(1), _key(2)])
+        ResponseStore(tmp_path)
+        assert [p.stem for p in leases.iterdir()] == [_key(2)]  # the live one is kept
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait(timeout=10)
+    ResponseStore(tmp_path)  # both holders are gone now
+    assert not list(leases.iterdir())
+
+
+def test_a_failure_stored_while_a_lease_was_awaited_is_served_once_opened(tmp_path):
+    """Only failures stored after the store opened count: a later run tries the key afresh."""
+    a, b = ResponseStore(tmp_path), ResponseStore(tmp_path)
+    a.put(_key(1), IDENTITY, _req(1), Response(status="failed", error="HTTP 500"))
+    hit = b.failure(_key(1))
+    assert hit is not None and hit.response.status == "failed" and hit.response.cached
+    assert b.get(_key(1)) is None and b.failure(_key(2)) is None
+    assert ResponseStore(tmp_path).failure(_key(1)) is None

@@ -223,7 +223,16 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _warning_line(message, category, filename, lineno, line=None) -> str:
+    """A warning as one line for people (what and where is in the message), not a source
+    excerpt: ``warning: <message>``."""
+    return "warning: " + " ".join(str(message).split()) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
+    import warnings
+
+    warnings.formatwarning = _warning_line
     args = parser().parse_args(argv)
     return args.func(args)
 

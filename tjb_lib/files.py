@@ -1,5 +1,5 @@
-"""Two file primitives that several processes may share a folder with: a whole-file replace
-and an exclusive hold that dies with its process."""
+"""File primitives that several processes may share a folder with: a whole-file replace, an
+exclusive hold that dies with its process, and the removal of a hold's file left by a killed one."""
 from __future__ import annotations
 
 import fcntl
@@ -58,4 +58,27 @@ def exclusive(path: Path) -> Iterator[None]:
         yield
     finally:
         path.unlink(missing_ok=True)  # still holding it, so no waiter can be fooled
+        os.close(fd)
+
+
+def remove_if_free(path: Path) -> bool:
+    """Remove a lock file of ``exclusive`` that nobody holds (its holder was killed: the flock
+    died with it, the file stayed). Returns whether it was removed."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return False  # held: a call is being made right now
+    try:
+        if os.path.samestat(os.fstat(fd), os.stat(path)):
+            path.unlink()  # holding it, exactly as ``exclusive`` releases it
+            return True
+        return False
+    except FileNotFoundError:
+        return False
+    finally:
         os.close(fd)

@@ -7,13 +7,19 @@ the call in flight. The index is a cache of the log: it is rebuilt from the log 
 missing, unreadable, behind or wrong. Only ``ok`` responses are served from the store (``get``,
 the one cache-hit path); a failed call is called again on the next run.
 
-Several processes may share a judge directory: appends and the repair of a torn last line take
-an exclusive ``flock`` on the log, and a call being made is claimed by its key (``claim``), so
-a second process waits for that call instead of paying for it again.
+Several processes may share a judge directory: appends and the setting aside of a torn last line
+take an exclusive ``flock`` on the log, and a call being made is leased by its key (``lease``),
+so a second process waits for that call instead of paying for it again, and takes a failure
+stored meanwhile instead of spending the attempts again.
+
+A store opened ``read_only`` (a replay) writes nothing at all: not the index, not a repair. A
+damaged last line (a crash mid-write) is then skipped and reported; a writable store moves its
+bytes aside to ``damaged/`` before cutting it off, so nothing stored is ever deleted.
 """
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import threading
@@ -23,12 +29,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from tjb_lib.files import exclusive, write_atomically
+from tjb_lib.files import exclusive, remove_if_free, write_atomically
 from tjb_lib.records import Request, Response
 
 LOG_NAME = "calls.jsonl"
 INDEX_NAME = "calls.index.json"
-CLAIMS_DIR = "claims"
+LEASES_DIR = "leases"    # one lock file per call being made
+DAMAGED_DIR = "damaged"  # the bytes of damaged last lines, kept aside
 INDEX_FLUSH_EVERY = 64  # index writes are a cache refresh; the log is already durable
 #: Shorter values of an ``*_API_KEY`` variable are placeholders ("EMPTY", "x", "none") that local
 #: servers accept; they cannot be told apart from ordinary text, so they are not checked for.
@@ -93,27 +100,36 @@ class ResponseStore:
     ``flock`` so two processes sharing a judge directory never interleave lines.
     """
 
-    def __init__(self, directory: str | Path):
+    def __init__(self, directory: str | Path, read_only: bool = False):
         self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
         self.log_path = self.directory / LOG_NAME
         self.index_path = self.directory / INDEX_NAME
         self._lock = threading.Lock()
         self._offsets: dict[str, int] = {}   # key -> offset of its first ok record
+        self._failures: dict[str, int] = {}  # key -> offset of its last failure since opening
         self._scanned_to = 0                 # log bytes already folded into _offsets
+        self._readable_to: int | None = None  # read-only: where a damaged last line begins
         self._unsaved = 0
-        self.recovered: dict[str, Any] | None = None  # what open() cut off, if anything
-        if not self.log_path.exists():
+        self.damaged: dict[str, Any] | None = None  # the damaged last line found on opening
+        if not read_only:
+            self.directory.mkdir(parents=True, exist_ok=True)
             self.log_path.touch()
-        self._repair_tail()
+            for stale in (self.directory / LEASES_DIR).glob("*.lock"):
+                remove_if_free(stale)  # left by a killed process: its flock died with it
+        self._check_tail()
+        self._opened_at = self._end()  # failures from here on are this run's (``failure``)
         self._load_index()
 
     # ---- opening ------------------------------------------------------------------------
-    def _repair_tail(self) -> None:
-        """Cut off a truncated or corrupt last line (a crash mid-write) and report it. The
-        log's flock is held, so a line another process is writing is never taken for torn."""
+    def _check_tail(self) -> None:
+        """Find a truncated or corrupt last line (a crash mid-write). A writable store keeps its
+        bytes in ``damaged/`` and cuts it off; a read-only one only stops reading before it.
+        The log's flock is held, so a line another process is writing is never taken for torn."""
+        if not self.log_path.exists():
+            return
         with open(self.log_path, "rb") as f:  # read-only until a repair is needed
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            fcntl.flock(f.fileno(), fcntl.LOCK_SH if self.read_only else fcntl.LOCK_EX)
             size = f.seek(0, os.SEEK_END)
             if size == 0:
                 return
@@ -121,16 +137,38 @@ class ResponseStore:
             ends_clean = f.read(1) == b"\n"
             start = self._last_line_start(f, size - (1 if ends_clean else 0))
             f.seek(start)
-            if ends_clean and _record_or_none(f.read(size - start)) is not None:
+            data = f.read(size - start)
+            if ends_clean and _record_or_none(data) is not None:
                 return
-            with open(self.log_path, "r+b") as w:
-                w.truncate(start)
-                os.fsync(w.fileno())
-        self.recovered = {"path": str(self.log_path), "offset": start,
-                          "dropped_bytes": size - start}
-        warnings.warn(f"{self.log_path}: dropped a truncated or corrupt last line "
-                      f"({size - start} bytes at offset {start}), left by an interrupted write; "
-                      "that call will be made again", RuntimeWarning, stacklevel=3)
+            kept = None
+            if self.read_only:
+                self._readable_to = start
+            else:
+                kept = self._keep_aside(data, start)
+                with open(self.log_path, "r+b") as w:
+                    w.truncate(start)
+                    os.fsync(w.fileno())
+        self.damaged = {"path": str(self.log_path), "offset": start, "bytes": size - start,
+                        "kept": str(kept) if kept else None}
+        what = (f"kept aside in {kept}; that call will be made again" if kept else
+                "left as it is (a replay writes nothing); that call is not in the store")
+        warnings.warn(f"{self.log_path}: the last line is damaged ({size - start} bytes at "
+                      f"offset {start}, an interrupted write or an edit): {what}",
+                      RuntimeWarning, stacklevel=3)
+
+    def _keep_aside(self, data: bytes, offset: int) -> Path:
+        """Write a damaged line's bytes, unchanged, to ``damaged/``; returns the file."""
+        folder = self.directory / DAMAGED_DIR
+        folder.mkdir(exist_ok=True)
+        path = folder / f"{LOG_NAME}.{offset}.{hashlib.sha256(data).hexdigest()[:12]}"
+        write_atomically(path, data)
+        return path
+
+    def _end(self) -> int:
+        """How far the log may be read: its size, or where a damaged last line begins."""
+        if self._readable_to is not None:
+            return self._readable_to
+        return self.log_path.stat().st_size if self.log_path.exists() else 0
 
     @staticmethod
     def _last_line_start(f, end: int) -> int:
@@ -147,7 +185,7 @@ class ResponseStore:
         return 0
 
     def _load_index(self) -> None:
-        size = self.log_path.stat().st_size
+        size = self._end()
         try:
             saved = json.loads(self.index_path.read_text(encoding="utf-8"))
             offsets, scanned = dict(saved["offsets"]), int(saved["log_bytes"])
@@ -172,12 +210,17 @@ class ResponseStore:
                 if not line.endswith(b"\n"):
                     break  # a line another process is still writing; read it next time
                 rec = self._record_at(line, pos)
-                if rec["response"].get("status") == "ok":
-                    self._offsets.setdefault(rec["key"], pos)
+                self._fold(rec["key"], rec["response"].get("status") == "ok", pos)
                 pos += len(line)
                 n += 1
         self._scanned_to = pos
         return n
+
+    def _fold(self, key: str, ok: bool, offset: int) -> None:
+        if ok:
+            self._offsets.setdefault(key, offset)
+        elif offset >= self._opened_at:
+            self._failures[key] = offset
 
     def _record_at(self, line: bytes, offset: int) -> dict[str, Any]:
         rec = _record_or_none(line)
@@ -186,13 +229,15 @@ class ResponseStore:
                 number = f.read(offset).count(b"\n") + 1
             raise StoreError(
                 f"{self.log_path} line {number}: not a call record ({_why_not(line)}). Only a "
-                "torn last line is repaired automatically: fix or delete that line, or restore "
-                "the file.")
+                "damaged last line is set aside automatically: fix or delete that line, or "
+                "restore the file.")
         return rec
 
     def _save_index(self) -> None:
         """Write the index; a failure (a full disk) is ignored, since the index is only a cache
-        that the next open rebuilds from the log."""
+        that the next open rebuilds from the log. A read-only store keeps it in memory."""
+        if self.read_only:
+            return
         try:
             write_atomically(self.index_path, json.dumps(
                 {"log_bytes": self._scanned_to, "offsets": self._offsets},
@@ -215,22 +260,30 @@ class ResponseStore:
         with self._lock:
             if key not in self._offsets:
                 # another process may have appended since we last looked
-                self._scan_tail(self.log_path.stat().st_size)
+                self._scan_tail(self._end())
             off = self._offsets.get(key)
             if off is None:
                 return None
             rec = self._read_at(off)
             if rec is None or rec["key"] != key:  # the index was wrong: rebuild it from the log
                 self._offsets, self._scanned_to = {}, 0
-                self._scan_tail(self.log_path.stat().st_size)
+                self._scan_tail(self._end())
                 self._save_index()
                 off = self._offsets.get(key)
                 if off is None:
                     return None
                 rec = self._read_at(off)
-        response = Response.from_dict(rec["response"])
-        response.cached = True
-        return Hit(response, str(rec.get("created_at") or ""))
+        return _hit(rec)
+
+    def failure(self, key: str) -> Hit | None:
+        """The last failed call for ``key`` stored since this store was opened (by any process),
+        or None. A caller that waited on the key's lease takes it instead of making the same
+        failing attempts again; a later run calls it afresh."""
+        with self._lock:
+            self._scan_tail(self._end())
+            off = self._failures.get(key)
+        rec = None if off is None else self._read_at(off)
+        return _hit(rec) if rec is not None and rec["key"] == key else None
 
     def _read_at(self, offset: int) -> dict[str, Any] | None:
         with open(self.log_path, "rb") as f:
@@ -239,18 +292,23 @@ class ResponseStore:
 
     def records(self) -> Iterator[dict[str, Any]]:
         """Every record in the log, failures included, in write order."""
+        if not self.log_path.exists():
+            return
+        end = self._end()
         with open(self.log_path, "rb") as f:
             pos = 0
             for line in f:
+                if pos >= end:
+                    break
                 if line.endswith(b"\n"):
                     yield self._record_at(line, pos)
                 pos += len(line)
 
     # ---- writing ------------------------------------------------------------------------
-    def claim(self, key: str) -> Any:
+    def lease(self, key: str) -> Any:
         """Hold ``key`` while its call is made: another thread or process that needs the same
-        call waits here, then finds it stored (``with store.claim(key): ...``)."""
-        return exclusive(self.directory / CLAIMS_DIR / f"{key}.lock")
+        call waits here, then finds it stored (``with store.lease(key): ...``)."""
+        return exclusive(self.directory / LEASES_DIR / f"{key}.lock")
 
     def put(self, key: str, identity: dict[str, Any], request: Request,
             response: Response) -> dict[str, Any]:
@@ -258,6 +316,8 @@ class ResponseStore:
 
         A key in the identity or request is refused (``SecretLeakError``) before anything is
         written; a key the reply echoed is redacted, and the names are kept in the record."""
+        if self.read_only:
+            raise StoreError(f"{self.log_path}: opened read-only (a replay), so nothing is stored")
         sent = {"key": key, "judge": identity, "request": request.to_dict()}
         assert_no_secrets(json.dumps(sent, ensure_ascii=False), f"a call record to {self.log_path}")
         stored, redacted = redact_secrets(response.to_dict())
@@ -290,8 +350,7 @@ class ResponseStore:
                               str(self.log_path)) from None
             if self._scanned_to == offset:
                 self._scanned_to = offset + len(data)
-                if response.status == "ok":
-                    self._offsets.setdefault(key, offset)
+                self._fold(key, response.status == "ok", offset)
                 self._unsaved += 1
                 if self._unsaved >= INDEX_FLUSH_EVERY:
                     self._save_index()
@@ -310,6 +369,12 @@ class ResponseStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _hit(rec: dict[str, Any]) -> Hit:
+    response = Response.from_dict(rec["response"])
+    response.cached = True
+    return Hit(response, str(rec.get("created_at") or ""))
 
 
 def _why_not(line: bytes) -> str:

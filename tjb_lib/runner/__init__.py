@@ -7,7 +7,7 @@ to ``<out_dir>/<judge>/<split>.<protocol>.jsonl`` as they complete and the file 
 atomically, in the fixed comparison order, at the end.
 
 One module per job: ``comparisons`` (what to judge, checked before any call), ``calls`` (one
-cached, claimed call), ``batches`` (provider batch rounds), ``rows`` (the rows file),
+cached, leased call), ``batches`` (provider batch rounds), ``rows`` (the rows file),
 ``summary`` (the terminal report) and ``job`` (one run, start to end).
 """
 from tjb_lib.runner.comparisons import RunError, plan

@@ -1,5 +1,5 @@
 """One judge call as the protocols see it: from the store when it holds the call, else made
-once (claimed by its request key, so no other thread or process makes it too) and stored."""
+once (leased by its request key, so no other thread or process makes it too) and stored."""
 from __future__ import annotations
 
 import threading
@@ -67,8 +67,11 @@ def make_call(judge: Judge, store: ResponseStore, stats: RunStats,
               replay_only: bool = False) -> Callable[[Request], Response]:
     """The one-call function the protocols use: store first, else the judge (then stored).
 
-    A ``FatalJudgeError`` (no key, an unusable endpoint, a request the provider rejects) stops
-    the run: it is raised, never stored as a failed call."""
+    What it returns is the response as stored (a key the reply echoed already redacted, usage
+    already bounded), so nothing downstream sees more than the store holds. A key another
+    thread or process failed on while this one waited for its lease is not tried again in this
+    run: that failure is returned. A ``FatalJudgeError`` (no key, an unusable endpoint, a
+    request the provider rejects) stops the run: it is raised, never stored as a failed call."""
     from tjb_lib.protocols import request_key
 
     identity = judge.identity()
@@ -80,8 +83,9 @@ def make_call(judge: Judge, store: ResponseStore, stats: RunStats,
         if replay_only:
             raise ReplayMissing(f"no stored call for request {key[:12]} (template "
                                 f"{request.template}) in {store.log_path}")
-        with store.claim(key):
-            if (hit := store.get(key)) is not None:  # made by another process as we waited
+        with store.lease(key):
+            # made, or failed for good, by another thread or process as we waited
+            if (hit := store.get(key) or store.failure(key)) is not None:
                 return stats.served(hit)
             t0 = time.monotonic()
             try:
@@ -92,7 +96,8 @@ def make_call(judge: Judge, store: ResponseStore, stats: RunStats,
                 resp = Response(status="failed", error=f"{type(e).__name__}: {e}",
                                 latency_s=time.monotonic() - t0)
             rec = store.put(key, identity, request, resp)
-        stats.made(judge.model, resp, rec["created_at"])
-        return resp
+        stored = Response.from_dict(rec["response"])
+        stats.made(judge.model, stored, rec["created_at"])
+        return stored
 
     return call

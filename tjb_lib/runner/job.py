@@ -42,12 +42,13 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
         judge.check_ready()  # a missing key stops the run before anything is opened or written
     out_dir = Path(out_dir or paths.RAW_OUTPUTS)
     judge_dir = out_dir / judge.name
-    store = ResponseStore(judge_dir)
+    store = ResponseStore(judge_dir, read_only=replay_only)  # a replay writes nothing
     stats = RunStats()
     call = make_call(judge, store, stats, replay_only=replay_only)
     identity = judge.identity()  # so the rows' request_hashes are the store keys
     rows_path = judge_dir / f"{split}.{protocol}.jsonl"
-    rowlog = RowLog(rows_path)  # read before any call: an unreadable rows file costs nothing
+    rowlog = RowLog(rows_path, read_only=replay_only)  # read before any call: an unreadable
+    # rows file costs nothing
     if batch and not replay_only:
         stats.batched = batch_rounds(comps, judge, store)
     results: list[dict | None] = [None] * len(comps)
@@ -107,6 +108,6 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
         "output_tokens": stats.output_tokens, "usd": stats.usd if stats.priced else None,
         "batched": stats.batched,
         "wall_s": time.monotonic() - t0, "rows_path": str(rows_path),
-        "kept_rows": kept,
+        "kept_rows": kept, "damaged": store.damaged,
     }
     return df

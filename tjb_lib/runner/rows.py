@@ -1,5 +1,5 @@
 """The rows file of one run: earlier rows kept, new rows appended as they complete, and the
-whole file rewritten atomically, in comparison order, at the end."""
+whole file rewritten atomically, in comparison order, at the end. A replay only reads it."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from tjb_lib.records import VERDICT_COLUMNS
+from tjb_lib.records import ORDERS, VERDICT_COLUMNS
 from tjb_lib.runner.comparisons import RunError
 from tjb_lib.files import write_atomically
 from tjb_lib.store import ResponseStore, now_iso
@@ -19,10 +19,25 @@ def comparison_id(row: dict[str, Any]) -> tuple:
     return tuple(row.get(k) for k in COMPARISON_ID)
 
 
+def _why_not_a_row(row: object) -> str | None:
+    """What keeps a decoded line from being a verdict row (None when it is one): it must at
+    least say which comparison it is, or rewriting the file would keep a row of nothing."""
+    if not isinstance(row, dict):
+        return "not a JSON object"
+    for k in ("pair_id", "protocol", "paraphrase"):
+        if not isinstance(row.get(k), str) or not row[k]:
+            return f"no {k}"
+    if not isinstance(row.get("level"), str):  # "" for a protocol without levels (TRACE)
+        return "no level"
+    if row.get("order") not in ORDERS:
+        return f"order is {row.get('order')!r}, not one of {', '.join(ORDERS)}"
+    return None
+
+
 def read_rows(path: Path) -> dict[tuple, dict]:
     """The rows on disk by comparison. A torn last line (a killed run; its call is in the
-    store) is skipped; any other unreadable line is a ``RunError`` naming it, since rewriting
-    the file would lose that row."""
+    store) is skipped; any other line that is not a verdict row is a ``RunError`` naming it,
+    since rewriting the file would lose or keep it."""
     rows: dict[tuple, dict] = {}
     if not path.exists():
         return rows
@@ -30,8 +45,9 @@ def read_rows(path: Path) -> dict[tuple, dict]:
     for i, line in enumerate(lines):
         try:
             row = json.loads(line)
-            if not isinstance(row, dict):
-                raise ValueError("not a JSON object")
+            why = _why_not_a_row(row)
+            if why:
+                raise ValueError(why)
         except ValueError as e:  # JSONDecodeError and UnicodeDecodeError alike
             if i == len(lines) - 1 and not line.endswith(b"\n"):
                 continue
@@ -49,15 +65,16 @@ def write_rows(path: Path, rows: list[dict]) -> None:
 class RowLog:
     """The rows file: earlier rows kept, new rows appended as they complete."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, read_only: bool = False):
         self.path = path
+        self.read_only = read_only  # a replay: the file is read, never written
         self.lock = threading.Lock()
         self.previous = read_rows(path)
-        self._fh = None  # opened at the first new row: a pure replay writes nothing
+        self._fh = None  # opened at the first new row: a run that adds none writes nothing
 
     def append(self, row: dict) -> None:
         with self.lock:
-            if comparison_id(row) in self.previous:
+            if self.read_only or comparison_id(row) in self.previous:
                 return  # already on disk from an earlier run; the final rewrite refreshes it
             if self._fh is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -75,7 +92,7 @@ class RowLog:
         that changes nothing writes nothing. Returns how many earlier rows were kept."""
         new_ids = {comparison_id(r) for r in results}
         kept = [r for cid, r in self.previous.items() if cid not in new_ids]
-        if not _same_rows(results, self.previous):
+        if not self.read_only and not _same_rows(results, self.previous):
             write_rows(self.path, [*results, *kept])
         return len(kept)
 
