@@ -18,6 +18,7 @@ from email.utils import format_datetime
 import pytest
 
 from tjb_lib.judges.anthropic_api import AnthropicJudge
+from tjb_lib.judges.catalog import get_judge
 from tjb_lib.judges.endpoints import MissingAPIKey, UnusableEndpoint, endpoint_id, kind
 from tjb_lib.judges.openai_api import OpenAIJudge, label_probs_from_logprobs
 from tjb_lib.judges.retry import ProviderRejected, RetryPolicy, classify, parse_retry_after
@@ -26,6 +27,7 @@ from tjb_lib.records import Request
 
 from fault_server import FAKE_KEY, tokenize  # noqa: E402
 SYSTEM = "You are an impartial judge of two answers."
+LOCAL = "http://localhost:9/v1"  # never called
 
 
 def verdict_request(winner: str = "B", **kw) -> Request:
@@ -233,7 +235,8 @@ def test_missing_key_names_the_variable(fault_server, monkeypatch, sleeps):
                         base_url="https://api.deepseek.com/v1")
     with pytest.raises(MissingAPIKey, match="MY_JUDGE_KEY"):
         judge.complete(verdict_request())
-    anth = AnthropicJudge("c", "claude-sonnet-4-6", api_key_env="MY_JUDGE_KEY")
+    anth = AnthropicJudge("c", "claude-sonnet-4-6", "https://api.anthropic.com",
+                          api_key_env="MY_JUDGE_KEY")
     with pytest.raises(MissingAPIKey, match="MY_JUDGE_KEY"):
         anth.complete(verdict_request())
     assert fault_server.count() == 0
@@ -253,7 +256,7 @@ def test_the_endpoint_called_is_in_the_identity_and_the_metadata(fault_server, k
                                 "params": {"temperature": 0}, "endpoint": "http://localhost/v1"}
     assert local.metadata()["endpoint_host"] == "127.0.0.1"
     assert local.metadata()["endpoint_kind"] == "localhost"
-    plain = OpenAIJudge("gpt", "gpt-4o-mini")
+    plain = OpenAIJudge("gpt", "gpt-4o-mini", "https://api.openai.com/v1")
     assert plain.identity()["endpoint"] == "https://api.openai.com/v1"
     proxy = OpenAIJudge("gpt", "gpt-4o-mini", base_url="https://proxy.example.org:8443/v1/")
     assert proxy.identity()["endpoint"] == "https://proxy.example.org:8443/v1"
@@ -270,8 +273,7 @@ def test_sdk_base_url_variables_cannot_send_a_provider_key_elsewhere(fault_serve
                                                                     monkeypatch):
     monkeypatch.setenv("OPENAI_BASE_URL", fault_server.openai_url)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fault_server.anthropic_url)
-    gpt = OpenAIJudge("gpt", "gpt-5.5", api_key_env="OPENAI_API_KEY")
-    claude = AnthropicJudge("c", "claude-sonnet-4-6", api_key_env="ANTHROPIC_API_KEY")
+    gpt, claude = get_judge("gpt-5.5"), get_judge("claude-sonnet-4-6")
     assert str(gpt.client.base_url).startswith("https://api.openai.com/v1")
     assert str(claude.client.base_url).startswith("https://api.anthropic.com")
     assert gpt.identity()["endpoint"] == "https://api.openai.com/v1"
@@ -293,11 +295,11 @@ def test_an_unusable_base_url_is_refused_before_any_call(url):
 
 def test_unknown_param_is_a_clear_error():
     with pytest.raises(ValueError, match="judge 'gpt'.*'temprature'"):
-        OpenAIJudge("gpt", "gpt-4o-mini", params={"temprature": 0})
+        OpenAIJudge("gpt", "gpt-4o-mini", LOCAL, params={"temprature": 0})
     with pytest.raises(ValueError, match="judge 'c'.*'logprobs'"):
-        AnthropicJudge("c", "claude-sonnet-4-6", params={"logprobs": True})
+        AnthropicJudge("c", "claude-sonnet-4-6", LOCAL, params={"logprobs": True})
     with pytest.raises(ValueError, match="temperature or top_p, not both"):
-        AnthropicJudge("c", "claude-sonnet-4-6", params={"temperature": 0, "top_p": 0.9})
+        AnthropicJudge("c", "claude-sonnet-4-6", LOCAL, params={"temperature": 0, "top_p": 0.9})
 
 
 def test_concurrent_calls_share_one_client(fault_server, keys, sleeps):
@@ -356,7 +358,7 @@ def test_anthropic_gives_up_after_max_attempts(fault_server, keys, sleeps):
 
 
 def test_anthropic_rejects_roles_the_messages_api_lacks(keys):
-    judge = AnthropicJudge("c", "claude-sonnet-4-6")
+    judge = AnthropicJudge("c", "claude-sonnet-4-6", LOCAL)
     bad = Request(messages=(("tool", "x"),), template="t", template_version="1")
     with pytest.raises(ValueError, match="roles \\['tool'\\]"):
         judge.complete(bad)

@@ -1,38 +1,47 @@
-"""The judge catalog: the paper's judges, their provider rules, one name resolution, and the
-backend registry that builds each."""
+"""The judge catalog: the paper's judges as their providers declare them, one name resolution,
+and the provider registry that builds each."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-import torch
 
-from tjb_lib.judges import registry
+from tjb_lib.judges import provider as provider_registry
 from tjb_lib.judges.base import Judge
-from tjb_lib.judges.catalog import (JUDGES, RULES, JudgeSpec, base_url_env, describe, get_judge,
-                                    resolve)
+from tjb_lib.judges.catalog import JUDGES, base_url_env, build, describe, get_judge, resolve
 from tjb_lib.judges.endpoints import COMPATIBLE_KEY_ENV
+from tjb_lib.judges.provider import JudgeSpec, Provider, get, registered
 from tjb_lib.records import Request, Response
 
+REPO = Path(__file__).resolve().parent.parent
+#: the paper's judges (its Table A7), which the catalog must hold whatever else it holds
 PAPER_JUDGES = ("gpt-5.5", "claude-sonnet-4-6", "deepseek-v4-flash", "Qwen2.5-14B-Instruct-AWQ",
                 "gemma-3-12b-it")
 
 
-def test_catalog_names_the_paper_judges_and_the_embedded_default_all_at_temperature_0():
-    assert set(JUDGES) == set(PAPER_JUDGES) | {"smollm2"}
+def test_catalog_holds_the_paper_judges_and_the_embedded_default_all_at_temperature_0():
+    assert set(PAPER_JUDGES) | {"smollm2"} <= set(JUDGES)
     assert all(spec.params["temperature"] == 0 for spec in JUDGES.values())
     assert JUDGES["gpt-5.5"].reported_snapshot == "gpt-5.5-2026-04-23"
-    assert (JUDGES["gpt-5.5"].backend, JUDGES["gpt-5.5"].api_key_env) == ("openai", "OPENAI_API_KEY")
-    assert (JUDGES["claude-sonnet-4-6"].backend, JUDGES["claude-sonnet-4-6"].api_key_env) == \
-        ("anthropic", "ANTHROPIC_API_KEY")
-    ds = JUDGES["deepseek-v4-flash"]
-    assert (ds.backend, ds.base_url, ds.api_key_env) == \
+    assert (JUDGES["gpt-5.5"].backend, get("openai").key_env) == ("openai", "OPENAI_API_KEY")
+    assert JUDGES["claude-sonnet-4-6"].backend == "anthropic"
+    ds = get(JUDGES["deepseek-v4-flash"].provider)
+    assert (ds.backend, ds.base_url, ds.key_env) == \
         ("openai_compatible", "https://api.deepseek.com", "DEEPSEEK_API_KEY")
     assert JUDGES["Qwen2.5-14B-Instruct-AWQ"].model == "Qwen/Qwen2.5-14B-Instruct-AWQ"
     assert JUDGES["Qwen2.5-14B-Instruct-AWQ"].quantization == "awq-w4"
     assert JUDGES["gemma-3-12b-it"].model == "google/gemma-3-12b-it"
     assert {JUDGES[n].device for n in ("Qwen2.5-14B-Instruct-AWQ", "gemma-3-12b-it")} == {"cuda"}
     assert (JUDGES["smollm2"].backend, JUDGES["smollm2"].device) == ("local_hf", "cpu")
+
+
+def test_every_judge_comes_from_the_one_provider_it_names():
+    declared = [(p.name, s) for p in registered().values() for s in p.judges]
+    assert sorted(s.name for _, s in declared) == sorted(JUDGES)  # no name twice
+    assert all(s.provider == name for name, s in declared)
 
 
 def test_the_commercial_judges_send_what_their_providers_document():
@@ -43,12 +52,16 @@ def test_the_commercial_judges_send_what_their_providers_document():
     assert JUDGES["claude-sonnet-4-6"].params["cache_prefix"] is True
 
 
-def test_every_provider_rule_names_a_public_source_and_the_date_it_was_checked():
-    providers = {s.provider for s in JUDGES.values() if s.provider}
-    assert providers <= set(RULES) and {"openai", "anthropic", "deepseek", "vllm"} <= set(RULES)
-    for rules in RULES.values():
-        for r in rules:
+def test_every_provider_rule_and_price_names_a_public_source_and_the_date_it_was_checked():
+    api = [p for p in registered().values() if not p.in_process]
+    assert api and all(p.rules for p in api)
+    for p in registered().values():
+        for r in p.rules:
             assert r.source.startswith("https://") and re.fullmatch(r"\d{4}-\d\d-\d\d", r.checked)
+        for price in p.prices:
+            assert price.source and (price.checked == "n/a" or re.fullmatch(
+                r"\d{4}-\d\d-\d\d", price.checked)), (p.name, price.model)
+        assert all(s.provider == p.name for s in p.judges)
 
 
 def test_smollm2_is_plainly_labelled_a_weak_judge():
@@ -68,8 +81,9 @@ def test_names_match_case_insensitively():
 
 
 def test_api_judges_are_built_lazily_without_reading_keys(monkeypatch):
-    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "DEEPSEEK_API_KEY"):
-        monkeypatch.delenv(var, raising=False)
+    for p in registered().values():
+        if p.key_env:
+            monkeypatch.delenv(p.key_env, raising=False)
     gpt = get_judge("gpt-5.5")
     assert (type(gpt).__name__, gpt.model, gpt.backend, gpt.api_key_env) == \
         ("OpenAIJudge", "gpt-5.5", "openai", "OPENAI_API_KEY")
@@ -114,12 +128,29 @@ def test_the_embedded_judge_takes_no_model_override():
         resolve("smollm2", model="other/model")
 
 
-@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the refusal on a machine without CUDA")
-def test_local_open_weight_judges_refuse_without_cuda_and_point_to_vllm():
-    with pytest.raises(RuntimeError, match="AWQ kernels need CUDA; this machine has none.*base_url"):
-        get_judge("Qwen2.5-14B-Instruct-AWQ")
-    with pytest.raises(RuntimeError, match="gemma-3-12b-it.*CUDA.*base_url"):
-        get_judge("gemma-3-12b-it")
+def test_naming_and_building_any_local_judge_imports_no_torch():
+    """The lazy local judges load (and import torch) only at their first call."""
+    local = [s.name for p in registered().values() if p.in_process for s in p.judges]
+    code = ("import sys\nfrom tjb_lib.judges.catalog import get_judge\n"
+            f"ids = [get_judge(n).identity() for n in {local!r}]\n"
+            "print(sorted(m for m in ('torch', 'transformers') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env={"PYTHONPATH": str(REPO), "PATH": ""})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]" and len(local) >= 3
+
+
+def test_local_open_weight_judges_without_cuda_stop_before_a_run_and_point_to_vllm():
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("checks the refusal on a machine without CUDA")
+    from tjb_lib.judges.base import FatalJudgeError
+
+    with pytest.raises(FatalJudgeError, match="AWQ kernels need CUDA; this machine has none.*base_url"):
+        get_judge("Qwen2.5-14B-Instruct-AWQ").check_ready()
+    with pytest.raises(FatalJudgeError, match="gemma-3-12b-it.*CUDA.*base_url"):
+        get_judge("gemma-3-12b-it").check_ready()
 
 
 def test_a_base_url_from_the_environment_routes_a_catalog_judge_to_its_server(monkeypatch):
@@ -131,22 +162,26 @@ def test_a_base_url_from_the_environment_routes_a_catalog_judge_to_its_server(mo
     assert judge.model == "Qwen/Qwen2.5-14B-Instruct-AWQ"
 
 
-def test_backends_are_registered_by_name_and_a_new_one_is_one_decorated_builder():
-    assert {"openai", "openai_compatible", "anthropic", "local_hf"} <= set(registry.registered())
+class EchoJudge(Judge):
+    backend = "echo-test"
 
-    class EchoJudge(Judge):
-        backend = "echo-test"
+    def complete(self, request: Request) -> Response:
+        return Response(status="ok", text='{"winner": "Tie"}')
 
-        def complete(self, request: Request) -> Response:
-            return Response(status="ok", text='{"winner": "Tie"}')
 
-    @registry.backend("echo-test")
-    def echo(spec: JudgeSpec, **overrides) -> Judge:
-        return EchoJudge(spec.name, spec.model, spec.params)
-
-    judge = registry.build(JudgeSpec("echo", "echo-test", "echo-1", "test"))
+def test_a_provider_is_registered_by_name_and_built_through_its_builder(monkeypatch):
+    # a copy of the registry, so the test provider never outlives the test
+    monkeypatch.setattr(provider_registry, "_PROVIDERS", dict(registered()))
+    echo = provider_registry.register(Provider(
+        "echo-test", "echo-test", lambda spec, provider, **kw: EchoJudge(spec.name, spec.model)))
+    judge = build(JudgeSpec("echo", "echo-test", "echo-1", "test"))
     assert isinstance(judge, EchoJudge) and judge.model == "echo-1"
-    with pytest.raises(ValueError, match="unknown backend 'nope'.*echo-test"):
-        registry.build(JudgeSpec("x", "nope", "m", "test"))
+    assert provider_registry.register(echo) is echo  # the same one again is no error
+    with pytest.raises(ValueError, match="unknown judge provider 'nope'.*echo-test"):
+        build(JudgeSpec("x", "nope", "m", "test"))
     with pytest.raises(ValueError, match="registered twice"):
-        registry.backend("echo-test")(lambda spec: None)
+        provider_registry.register(Provider("echo-test", "other", echo.build))
+
+
+def test_the_test_provider_is_gone_after_its_test():
+    assert "echo-test" not in registered()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tjb_lib.judges.catalog import JUDGES, get_judge
-from tjb_lib.judges.check import probe, probe_request
+from tjb_lib.check import probe, probe_request
 
 from fault_server import FAKE_KEY, SNAPSHOT_SUFFIX, FaultServer  # noqa: E402
 

@@ -7,20 +7,20 @@ import math
 import pandas as pd
 import pytest
 
-from tjb_lib.cost import call_cost, load_prices, price, protocol_cost, rates
+from tjb_lib.cost import call_cost, price, protocol_cost, rates
+from tjb_lib.judges.provider import Price, registered
 from tjb_lib.protocols.specs import setting_name
 
 API_JUDGES = ("gpt-5.5", "claude-sonnet-4-6", "deepseek-v4-flash")
 
 
-def test_price_table_covers_the_papers_judges_with_dates_sources_and_cache_rates():
-    df = load_prices()
+def test_the_providers_price_the_papers_judges_with_dates_sources_and_cache_rates():
     for model in API_JUDGES:
-        row = df[df["model"] == model].iloc[0]
-        assert row["usd_per_mtok_input"] > 0 and row["usd_per_mtok_output"] > 0
-        assert 0 < row["usd_per_mtok_cached_input"] < row["usd_per_mtok_input"]
-        assert pd.Timestamp(row["price_date"]).year >= 2026
-        assert row["checked"] == "2026-12-03" and "https://" in row["source"]
+        row = rates(model)
+        assert row.model == model and row.input > 0 and row.output > 0
+        assert 0 < row.cached_input < row.input
+        assert pd.Timestamp(row.price_date).year >= 2026
+        assert row.checked == "2026-12-03" and "https://" in row.source
     assert rates("gpt-5.5").batch_discount == 0.5 and rates("deepseek-v4-flash").batch_discount is None
     assert rates("claude-sonnet-4-6").cache_write == pytest.approx(1.25 * 3.0)
     assert price("Qwen/Qwen2.5-14B-Instruct-AWQ") == (0.0, 0.0)  # vLLM-served id
@@ -107,15 +107,12 @@ def test_protocol_cost_skips_rows_without_usage_and_leaves_unpriced_judges_nan()
         protocol_cost(rows, prices={"someone-else": (1.0, 2.0)})
 
 
-def test_bad_price_table_names_file_and_model(tmp_path):
-    p = tmp_path / "prices.csv"
-    head = ("model,provider,usd_per_mtok_input,usd_per_mtok_cached_input,"
-            "usd_per_mtok_cache_write,usd_per_mtok_output,batch_discount,cache_min_tokens,"
-            "price_date,checked,source\n")
-    p.write_text(head + "m,x,-1,0,0,2,,,2026-01-01,2026-01-01,s\n")
-    with pytest.raises(ValueError, match=r"prices.csv: model 'm' has a bad usd_per_mtok_input"):
-        load_prices(p)
-    q = tmp_path / "old.csv"
-    q.write_text("model,provider,usd_per_mtok_input,usd_per_mtok_output,price_date,source\n")
-    with pytest.raises(ValueError, match="missing column"):
-        load_prices(q)
+def test_a_bad_price_names_the_model_and_no_model_is_priced_twice():
+    with pytest.raises(ValueError, match=r"price of model 'm': bad input -1"):
+        Price("m", input=-1, cached_input=0, cache_write=0, output=2, price_date="2026-01-01",
+              checked="2026-01-01", source="s")
+    with pytest.raises(ValueError, match=r"price of model 'm': bad batch_discount 1.5"):
+        Price("m", input=1, cached_input=0, cache_write=0, output=2, price_date="2026-01-01",
+              checked="2026-01-01", source="s", batch_discount=1.5)
+    models = [p.model.lower() for provider in registered().values() for p in provider.prices]
+    assert len(models) == len(set(models))

@@ -8,8 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import torch
 
+from tjb_lib import paths
 from tjb_lib.judges.local_hf import LABEL_PREFIX, LocalHFJudge, label_first_tokens
-from tjb_lib.records import LABELS, Request
+from tjb_lib.records import LABELS, Request, request_key
 
 from _models import judge_request, pair_requests, tiny_llama, tokenizer_or_skip
 
@@ -246,6 +247,9 @@ def test_complete_from_many_threads_at_once_matches_a_full_forward_pass():
         assert all(o.label_probs[k] == pytest.approx(ref[k], abs=1e-4) for k in LABELS)
 
 
+SHIPPED = "mechanical_hotpotqa/L0"  # judged in the shipped outputs
+
+
 def _real_prompts():
     """Two mechanical HotpotQA pairs in both orders through the L0 ladder prompt when the splits
     are built; the hand-written pairs otherwise."""
@@ -254,7 +258,7 @@ def _real_prompts():
         from tjb_lib.protocols import Spec, build_request
 
         pairs = load_split("mechanical_hotpotqa")[:2]
-        return "mechanical_hotpotqa/L0", [build_request(p, o, Spec("ladder", "L0"))
+        return SHIPPED, [build_request(p, o, Spec("ladder", "L0"))
                                           for p in pairs for o in ("cited_first", "plain_first")]
     except (ImportError, FileNotFoundError) as e:
         print(f"[smollm2] splits unavailable ({e}); scoring hand-written pairs")
@@ -290,7 +294,15 @@ def test_real_smollm2_converts_once_reuses_the_cache_and_scores_real_prompts():
     for r, m in zip(out, masses):
         assert r.status == "ok" and 0.0 < m <= 1.0
         assert sum(r.label_probs.values()) == pytest.approx(1.0, abs=1e-9)
-    assert set(verdicts) <= set(LABELS)
+    if source == SHIPPED:  # the same calls as the shipped store's, to the last 1e-4
+        shipped = {}
+        for line in (paths.RAW_OUTPUTS / "smollm2" / "calls.jsonl").read_text().splitlines():
+            rec = json.loads(line)
+            shipped[rec["key"]] = rec["response"]["label_probs"]
+        stored = [shipped[request_key(judge.identity(), r)] for r in reqs]
+        for r, probs in zip(out, stored):
+            assert all(r.label_probs[k] == pytest.approx(probs[k], abs=1e-4) for k in LABELS)
+        assert verdicts == [max(p, key=p.get) for p in stored]
     assert out[0].label_probs["A"] == pytest.approx(first.label_probs["A"], abs=1e-4)
     assert any(r.meta["prefix_tokens_reused"] > 0 for r in out[1:])
 

@@ -218,7 +218,7 @@ def test_batch_mode_fills_the_store_stage_by_stage(pairs, tmp_path, monkeypatch)
         results[bid] = {k: j.complete(r) for k, r in requests.items()}
         return bid
 
-    monkeypatch.setattr(batch, "provider_kind", lambda j: "openai")
+    monkeypatch.setattr(batch, "batch_api", lambda j: "scripted")
     monkeypatch.setattr(batch, "submit_batch", submit_batch)
     monkeypatch.setattr(batch, "wait", lambda j, bid, interval_s=60.0: None)
     monkeypatch.setattr(batch, "collect", lambda j, bid: results[bid])
@@ -234,6 +234,7 @@ def test_batch_mode_fills_the_store_stage_by_stage(pairs, tmp_path, monkeypatch)
 
 
 def test_run_metadata_merges_runs_and_refuses_a_key(pairs, tmp_path, monkeypatch):
+    from tjb_lib.judges.provider import registered
     from tjb_lib.metadata import write_run_metadata
     from tjb_lib.store import SecretLeakError
 
@@ -243,7 +244,8 @@ def test_run_metadata_merges_runs_and_refuses_a_key(pairs, tmp_path, monkeypatch
     assert sorted(meta["runs"]) == [f"{SPLIT}.L0", f"{SPLIT}.L4"]
     assert meta["runs"][f"{SPLIT}.L4"]["rows"] == 4
     assert meta["runs"][f"{SPLIT}.L0"]["templates"] == ["ladder_L0_p0"]
-    assert set(meta["libraries"]) == {"tjb-lib", "torch", "transformers", "openai", "anthropic"}
+    sdks = {p.sdk for p in registered().values() if p.sdk}
+    assert set(meta["libraries"]) == {"tjb-lib", "torch"} | sdks and "openai" in sdks
 
     fake = "sk-ant-" + "q9w8e7" * 4
     monkeypatch.setenv("ANTHROPIC_API_KEY", fake)

@@ -125,8 +125,7 @@ def ranking_pairs_per_query(nb) -> dict[str, Any]:
 
 
 def judge_temperature(nb) -> dict[str, Any]:
-    from tjb_lib.judges.catalog import find_spec
-    spec = find_spec(nb.judge)
+    spec = nb.spec
     note = ("scored from the label probabilities of one forward pass: no sampling"
             if spec.backend == "local_hf" else "")
     return _value(ours=spec.params.get("temperature", np.nan), setting=f"catalog {spec.name}",

@@ -89,7 +89,7 @@ def _error(message: str, code: int) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from tjb_lib.judges.base import FatalJudgeError
-    from tjb_lib.judges.check import check_cli
+    from tjb_lib.check import check_cli
 
     try:
         return check_cli(args)

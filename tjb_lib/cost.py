@@ -1,115 +1,45 @@
 """Dollars for judge calls, the paper's sixth reporting axis: the dated price table, the cost of
 one call, and calls x tokens x dollars per protocol setting.
 
-Prices come from ``tjb_lib/prices.csv`` (USD per million tokens, each row with the date the
-price took effect, the date it was checked and its public source). A row prices fresh input,
-cached input (a prompt-cache hit), a cache write, and output; reasoning or thinking tokens are
-billed as output by all three providers, so they are inside ``output_tokens`` already. A model
-that is not in the table has no dollar cost (None / NaN), never a silent zero.
+Prices are declared by each provider beside its other facts (``Provider.prices`` in
+``tjb_lib/judges/providers/``: USD per million tokens, each with the date the price took effect,
+the date it was checked and its public source). A price covers fresh input, cached input (a
+prompt-cache hit), a cache write, and output; reasoning or thinking tokens are billed as output
+by all three providers, so they are inside ``output_tokens`` already. A model that no provider
+prices has no dollar cost (None / NaN), never a silent zero.
 
 This module is the one place protocol cost is computed; ``metrics`` and ``compare`` call it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
+from tjb_lib.judges.provider import Price, registered
 from tjb_lib.protocols.specs import setting_name
 
-PRICES_CSV = Path(__file__).with_name("prices.csv")
-RATE_COLUMNS = ("usd_per_mtok_input", "usd_per_mtok_cached_input", "usd_per_mtok_cache_write",
-                "usd_per_mtok_output")
-PRICE_COLUMNS = ("model", "provider", *RATE_COLUMNS, "batch_discount", "cache_min_tokens",
-                 "price_date", "checked", "source")
 #: usage columns of verdict rows and responses that change the price of the input
 CACHE_COLUMNS = ("cached_input_tokens", "cache_write_tokens")
 
 
-@dataclass(frozen=True)
-class Rates:
-    """One model's list prices (USD per million tokens) and what its provider discounts."""
-
-    model: str
-    provider: str
-    input: float
-    cached_input: float
-    cache_write: float
-    output: float
-    batch_discount: float | None  # share taken off by the provider's batch API; None: no batch API
-    cache_min_tokens: int | None  # shortest prefix the provider caches; None: no prompt cache
-    price_date: str
-    source: str
-
-    def usd(self, input_tokens: float, output_tokens: float, cached_input_tokens: float = 0,
-            cache_write_tokens: float = 0, batch: bool = False) -> float:
-        """Dollars for the given usage. ``input_tokens`` is every input token, cached and
-        written ones included (the responses store them that way for every provider)."""
-        fresh = input_tokens - cached_input_tokens - cache_write_tokens
-        usd = (fresh * self.input + cached_input_tokens * self.cached_input
-               + cache_write_tokens * self.cache_write + output_tokens * self.output) / 1e6
-        if batch:
-            if self.batch_discount is None:
-                raise ValueError(f"{self.model}: {self.provider} has no batch API")
-            usd *= 1 - self.batch_discount
-        return usd
-
-
-@lru_cache(maxsize=4)
-def load_prices(path: str | Path = PRICES_CSV) -> pd.DataFrame:
-    """The price table, checked: every column present, prices non-negative, models unique."""
-    path = Path(path)
-    df = pd.read_csv(path, dtype={"price_date": str, "checked": str})
-    missing = [c for c in PRICE_COLUMNS if c not in df.columns]
-    if missing:
-        raise ValueError(f"{path}: missing column(s) {missing}")
-    for col in (*RATE_COLUMNS, "batch_discount", "cache_min_tokens"):
-        num = pd.to_numeric(df[col], errors="coerce")
-        optional = col in ("batch_discount", "cache_min_tokens")
-        bad = df[(num.isna() & ~(optional & df[col].isna())) | (num < 0)]
-        if col == "batch_discount":
-            bad = pd.concat([bad, df[num > 1]])
-        if len(bad):
-            raise ValueError(f"{path}: model {bad['model'].iloc[0]!r} has a bad {col} "
-                             f"({bad[col].iloc[0]!r}); expected a non-negative number"
-                             + (" or nothing" if optional else ""))
-        df[col] = num
-    dup = df["model"].str.lower().duplicated()
-    if dup.any():
-        raise ValueError(f"{path}: model {df['model'][dup].iloc[0]!r} is listed twice")
-    return df
-
-
-def rates(model: str, path: str | Path = PRICES_CSV) -> Rates | None:
-    """The price row for ``model`` (a model id or a catalog name), or None if unpriced.
+def rates(model: str) -> Price | None:
+    """The price of ``model`` (a model id or a catalog name), or None if no provider prices it.
 
     Matches the exact id, then case-insensitively, then the last path component with any
     ``@revision`` suffix dropped, so ``Qwen/Qwen2.5-14B-Instruct-AWQ`` served by vLLM and the
     embedded ``HuggingFaceTB/SmolLM2-135M-Instruct@...gguf`` find their local-model rows.
     """
-    df = load_prices(path)
-    lower = df["model"].str.lower()
+    prices = {p.model: p for provider in registered().values() for p in provider.prices}
+    lower = {m.lower(): p for m, p in prices.items()}
     base = model.split("@", 1)[0].rsplit("/", 1)[-1].lower()
-    for cand in (model, model.lower(), base):
-        hit = df[(df["model"] == cand) | (lower == cand)]
-        if len(hit):
-            r = hit.iloc[0]
-            return Rates(str(r["model"]), str(r["provider"]), float(r["usd_per_mtok_input"]),
-                         float(r["usd_per_mtok_cached_input"]),
-                         float(r["usd_per_mtok_cache_write"]), float(r["usd_per_mtok_output"]),
-                         None if pd.isna(r["batch_discount"]) else float(r["batch_discount"]),
-                         None if pd.isna(r["cache_min_tokens"]) else int(r["cache_min_tokens"]),
-                         str(r["price_date"]), str(r["source"]))
-    return None
+    return prices.get(model) or lower.get(model.lower()) or lower.get(base)
 
 
-def price(model: str, path: str | Path = PRICES_CSV) -> tuple[float, float] | None:
+def price(model: str) -> tuple[float, float] | None:
     """(USD per Mtok input, USD per Mtok output) for ``model``, or None if unpriced."""
-    r = rates(model, path)
+    r = rates(model)
     return None if r is None else (r.input, r.output)
 
 

@@ -9,7 +9,7 @@ the paper's ``{"winner": ..., "reason": ...}`` with a one-sentence reason (``VER
 TRACE stage-1 reply restates both candidates' content as records (their tokens, citation display
 stripped, plus the field names), and stage 2 reads those records.
 
-Dollars are at list price (``tjb_lib/prices.csv``), with the provider's batch discount where it
+Dollars are at list price (each provider's ``prices``), with the provider's batch discount where it
 has a batch API, and with prompt caching where the shared instruction prefix of a template
 (system prompt and instructions, up to the first placeholder) is long enough for the provider to
 cache it: then every call but the first of each template reads it at the cached rate.
@@ -23,7 +23,8 @@ from typing import Iterable
 
 import pandas as pd
 
-from tjb_lib.cost import Rates, rates
+from tjb_lib.cost import rates
+from tjb_lib.judges.provider import Price
 from tjb_lib.protocols.specs import LEVELS, Spec, expand
 from tjb_lib.records import Pair, Request
 
@@ -109,22 +110,20 @@ def run_calls(split: str, protocol: str, limit: int | None = None) -> tuple[tupl
     return calls, len(comparisons)
 
 
-def judge_rates(model: str, name: str) -> Rates | None:
+def judge_rates(model: str, name: str) -> Price | None:
     """A judge's prices: by its model id, else by its catalog name."""
     return rates(model) or rates(name)
 
 
-def cached_tokens(template: str, r: Rates) -> int:
+def cached_tokens(template: str, r: Price) -> int:
     """Input tokens of one call to ``template`` that the provider's cache serves, once warm."""
     n = prefix_tokens(template)
     if r.cache_min_tokens is None or n < max(r.cache_min_tokens, 1):
         return 0
-    if r.provider == "openai":  # cached in 128-token steps
-        return n // 128 * 128
-    return n
+    return n // r.cache_step_tokens * r.cache_step_tokens
 
 
-def dollars(calls: Iterable[Call], r: Rates | None) -> dict[str, float | None]:
+def dollars(calls: Iterable[Call], r: Price | None) -> dict[str, float | None]:
     """List price, with the batch discount, and with prompt caching, of these calls."""
     calls = list(calls)
     if r is None:
@@ -142,7 +141,7 @@ def dollars(calls: Iterable[Call], r: Rates | None) -> dict[str, float | None]:
     return {"usd_list": listed, "usd_batch": batch, "usd_cached": cached}
 
 
-def summarize(name: str, calls: list[Call], r: Rates | None, comparisons: int) -> dict:
+def summarize(name: str, calls: list[Call], r: Price | None, comparisons: int) -> dict:
     return {"float": name, "comparisons": comparisons, "calls": len(calls),
             "input_tokens": sum(c.input_tokens for c in calls),
             "output_tokens": sum(c.output_tokens for c in calls), **dollars(calls, r)}
@@ -175,7 +174,7 @@ def plan_cost(judge: str, scale: str = "paper", floats: Iterable[str] | None = N
     return out
 
 
-def per_1000(r: Rates | None, split: str = "moderate_hotpotqa", limit: int | None = None
+def per_1000(r: Price | None, split: str = "moderate_hotpotqa", limit: int | None = None
              ) -> pd.DataFrame:
     """Calls, tokens and dollars (at the rates ``r``) per 1,000 ordered comparisons for each
     protocol setting on ``split``."""
@@ -201,7 +200,7 @@ def report(table: pd.DataFrame) -> str:
     for col in ("comparisons", "calls", "input_tokens", "output_tokens"):
         shown[col] = shown[col].map(lambda v: f"{v:,}")
     head = (f"{a['judge']} ({a['model']}), scale {a['scale']}: calls, tokens and US dollars before "
-            f"anything is sent (prices of {a['price_date']} from tjb_lib/prices.csv)")
+            f"anything is sent (prices of {a['price_date']} declared by the judge's provider)")
     notes = ("usd_list: list price; usd_batch: with the provider's batch discount (n/a: no batch "
              "API); usd_cached: with prompt caching of each template's shared instructions where "
              "the provider caches a prefix that short. Input tokens are counted with the embedded "

@@ -20,14 +20,18 @@ import pandas as pd
 
 from tjb_lib import paths
 from tjb_lib.files import write_atomically
+from tjb_lib.judges.provider import registered
 from tjb_lib.store import assert_no_secrets
 
-LIBRARIES = ("tjb-lib", "torch", "transformers", "openai", "anthropic")
+
+def libraries() -> tuple[str, ...]:
+    """This package, torch, and every registered provider's SDK."""
+    return ("tjb-lib", "torch", *sorted({p.sdk for p in registered().values() if p.sdk}))
 
 
 def library_versions() -> dict[str, str]:
     out = {}
-    for name in LIBRARIES:
+    for name in libraries():
         try:
             out[name] = importlib_metadata.version(name)
         except importlib_metadata.PackageNotFoundError:

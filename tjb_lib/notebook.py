@@ -18,6 +18,7 @@ from typing import Sequence
 import pandas as pd
 
 from tjb_lib import compare, floats, paths
+from tjb_lib.judges.provider import JudgeSpec
 from tjb_lib.plan import SCALES
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.report import present, save_figure, write_table
@@ -29,10 +30,11 @@ SCRATCH = Path(".cache") / "splits"  # other seeds build here (gitignored), neve
 
 
 def check_parameters(judge: str, scale: str = "default", seed: int = 0,
-                     replay_only: bool = False, outputs_dir: str | Path = "") -> None:
+                     replay_only: bool = False, outputs_dir: str | Path = "") -> JudgeSpec:
     """Fail early, in one line, on a parameter of the wrong type or a name the library does not
-    know: ``replay_only="False"`` and ``seed="abc"`` are errors, not True and a seed."""
-    from tjb_lib.judges.catalog import find_spec
+    know: ``replay_only="False"`` and ``seed="abc"`` are errors, not True and a seed. Returns
+    the judge the name resolves to, for the rest of the notebook."""
+    from tjb_lib.judges.catalog import resolve
 
     values = {"judge": judge, "scale": scale, "seed": seed, "replay_only": replay_only,
               "outputs_dir": outputs_dir}
@@ -44,9 +46,10 @@ def check_parameters(judge: str, scale: str = "default", seed: int = 0,
                             f"({type(value).__name__})")
     if not judge:
         raise ValueError("parameter judge must name a judge, got ''")
-    find_spec(judge)  # ValueError naming the known judges
+    spec = resolve(judge)  # ValueError naming the known judges
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; known scales: {', '.join(SCALES)}")
+    return spec
 
 
 def output_dirs(outputs_dir: str | Path | None = None) -> tuple[Path, Path]:
@@ -57,11 +60,8 @@ def output_dirs(outputs_dir: str | Path | None = None) -> tuple[Path, Path]:
     return root / "tables", root / "figures"
 
 
-def about_judge(judge: str) -> str:
+def about_judge(spec: JudgeSpec) -> str:
     """Who our judge is, beside the paper's five: the one paragraph every notebook shows."""
-    from tjb_lib.judges.catalog import find_spec
-
-    spec = find_spec(judge)
     if spec.role == "embedded":
         return (f"**Our judge: `{spec.name}`** ({spec.model}), a 135M-parameter model that runs "
                 "on a laptop CPU, not one of the paper's judges (GPT-5.5, Claude Sonnet 4.6, "
@@ -86,11 +86,14 @@ def _display(obj) -> None:
 class Notebook:
     """One section notebook's context: its parameters, output folders and verdict rows."""
 
-    def __init__(self, name: str, judge: str, scale: str, seed: int, replay_only: bool,
-                 outputs_dir: str | Path, also: Sequence[str] = ()):
+    def __init__(self, name: str, judge: str | JudgeSpec, scale: str, seed: int,
+                 replay_only: bool, outputs_dir: str | Path, also: Sequence[str] = ()):
+        from tjb_lib.judges.catalog import resolve
+
         if name not in floats.NOTEBOOKS:
             raise ValueError(f"unknown notebook {name!r}; known: {', '.join(floats.NOTEBOOKS)}")
-        self.name, self.judge, self.scale, self.seed = name, judge, scale, seed
+        self.spec = judge if isinstance(judge, JudgeSpec) else resolve(judge)
+        self.name, self.judge, self.scale, self.seed = name, self.spec.name, scale, seed
         self.replay_only = replay_only
         self.tables, self.figures = output_dirs(outputs_dir)
         self.also = tuple(also)
@@ -108,7 +111,7 @@ class Notebook:
         jobs = plan.notebook_jobs(self.name, self.scale, self.also)
         if not jobs:
             return
-        self.rows = plan.run_jobs(jobs, self.judge, replay_only=self.replay_only,
+        self.rows = plan.run_jobs(jobs, self.spec, replay_only=self.replay_only,
                                   progress=progress)
         self.not_stored = self.rows.attrs.get("not_stored", [])
 
@@ -248,12 +251,12 @@ def setup(name: str, judge: str, scale: str, seed: int, replay_only: bool,
     notebook). Under ``replay_only`` a run with no stored verdicts is listed, not judged, and
     its cells say "not run".
     """
-    check_parameters(judge, scale, seed, replay_only, outputs_dir)
-    nb = Notebook(name, judge, scale, seed, replay_only, outputs_dir, also)
+    spec = check_parameters(judge, scale, seed, replay_only, outputs_dir)
+    nb = Notebook(name, spec, scale, seed, replay_only, outputs_dir, also)
     nb.load()
     if nb.rows.empty and not nb.not_stored:
         return nb  # a notebook that reads no verdicts (00, 01)
-    _display(about_judge(judge))
+    _display(about_judge(nb.spec))
     _display(nb.caution())
     _display(nb.runs())
     if nb.not_stored:

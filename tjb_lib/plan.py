@@ -14,13 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import pandas as pd
 
 from tjb_lib import floats, paths
 from tjb_lib.pairs.registry import get as split_info
 from tjb_lib.protocols.specs import LEVELS
+
+if TYPE_CHECKING:
+    from tjb_lib.judges.provider import JudgeSpec
 
 __all__ = ["LEVELS", "Job", "float_names", "jobs", "limit_for", "notebook_jobs", "run_jobs",
            "stored"]
@@ -82,7 +85,7 @@ def stored(job: Job, judge_name: str, raw_outputs: str | Path | None = None) -> 
     return len(planned & set(read_rows(path))), len(planned)
 
 
-def run_jobs(job_list: Sequence[Job], judge: str, replay_only: bool = False,
+def run_jobs(job_list: Sequence[Job], judge: str | JudgeSpec, replay_only: bool = False,
              progress: bool = True, raw_outputs: str | Path | None = None) -> pd.DataFrame:
     """Run (or replay from the store) every job and return all verdict rows in one frame.
 
@@ -93,12 +96,14 @@ def run_jobs(job_list: Sequence[Job], judge: str, replay_only: bool = False,
     instead of failing or guessing. ``raw_outputs`` is the folder of the judges' stores
     (default outputs/raw_outputs).
     """
-    from tjb_lib.judges.catalog import get_judge
+    from tjb_lib.judges.catalog import build, resolve
+    from tjb_lib.judges.provider import JudgeSpec
     from tjb_lib.records import VERDICT_COLUMNS
     from tjb_lib.runner import run
     from tjb_lib.runner.calls import ReplayMissing
 
-    judge_obj = get_judge(judge)  # once: a local model loads (lazily) once for all jobs
+    spec = judge if isinstance(judge, JudgeSpec) else resolve(judge)
+    judge_obj = build(spec)  # once: a local model loads (lazily) once for all jobs
     frames, missing = [], []
     for j in job_list:
         if replay_only:

@@ -6,14 +6,14 @@ sent without ``top_p`` (Sonnet 4.5 and later refuse both). The shared instructio
 prompt template is marked with ``cache_control`` so that Anthropic can serve it from its prompt
 cache (it does so only for prefixes of at least 1,024 tokens on Sonnet 4.6; shorter ones are
 billed normally, with no error). Usage is read with its cache reads and writes and thinking
-tokens. ``catalog.py`` cites the documented rules and when they were checked.
+tokens. ``providers/anthropic.py`` cites the documented rules and when they were checked.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from tjb_lib.judges import anthropic_batch
 from tjb_lib.judges.api import APIJudge
-from tjb_lib.judges.endpoints import ANTHROPIC_URL
 from tjb_lib.judges.replies import at, count, name, part_text, reply_response, shape_error
 from tjb_lib.protocols.templates import instruction_prefix
 from tjb_lib.records import Request, Response
@@ -80,12 +80,11 @@ class AnthropicJudge(APIJudge):
 
     backend = "anthropic"
     sdk = "anthropic"
-    default_url = ANTHROPIC_URL
-    provider_key_env = "ANTHROPIC_API_KEY"
     params_allowed = ANTHROPIC_PARAMS
+    batch_api = anthropic_batch
 
-    def __init__(self, name: str, model: str, base_url: str | None = None, **kwargs: Any):
-        super().__init__(name, model, base_url=base_url, **kwargs)
+    def __init__(self, name: str, model: str, base_url: str, **kwargs: Any):
+        super().__init__(name, model, base_url, **kwargs)
         if all(self.params.get(k) is not None for k in SAMPLING):
             raise ValueError(f"judge {name!r}: give temperature or top_p, not both (the Messages "
                              "API refuses both for Claude Sonnet 4.5 and later)")

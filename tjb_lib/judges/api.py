@@ -1,5 +1,6 @@
 """What every judge behind an HTTP API shares: its endpoint and key, a lazily made SDK client,
-the retry policy, the budget, and one ``complete`` path.
+the retry policy, the budget, and one ``complete`` path. A provider builds one from a spec
+(``from_spec``) with its own endpoint, key variable and batch support.
 
 The endpoint is checked when the judge is built (an unusable base URL, or a provider's key asked
 to go to another host, is a ``FatalJudgeError`` before any call); the key is read only when the
@@ -10,7 +11,7 @@ inside the SDK client.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tjb_lib.judges import endpoints
 from tjb_lib.judges.base import Judge
@@ -18,6 +19,9 @@ from tjb_lib.judges.budget import Budget
 from tjb_lib.judges.replies import read_body
 from tjb_lib.judges.retry import RetryPolicy, retried_response
 from tjb_lib.records import Request, Response, request_key
+
+if TYPE_CHECKING:
+    from tjb_lib.judges.provider import JudgeSpec, Provider
 
 
 def sdk_version(module_name: str) -> str | None:
@@ -32,15 +36,14 @@ class APIJudge(Judge):
     """A judge whose calls go over HTTP through a provider SDK (see the subclasses)."""
 
     sdk = ""                        # the SDK's module name
-    default_url = ""                # the provider's endpoint, when none is given
-    provider_key_env: str | None = None
     params_allowed: tuple[str, ...] = ()
+    batch_api: Any = None           # the module that speaks this API's batches, if it has any
 
-    def __init__(self, name: str, model: str, base_url: str | None = None,
-                 api_key_env: str | None = None, params: dict[str, Any] | None = None,
-                 backend: str | None = None, max_concurrency: int = 8, timeout_s: float = 60.0,
-                 max_attempts: int = 5, retry: RetryPolicy | None = None,
-                 budget: Budget | None = None):
+    def __init__(self, name: str, model: str, base_url: str, api_key_env: str | None = None,
+                 params: dict[str, Any] | None = None, backend: str | None = None,
+                 provider_key_env: str | None = None, batch: bool = True,
+                 max_concurrency: int = 8, timeout_s: float = 60.0, max_attempts: int = 5,
+                 retry: RetryPolicy | None = None, budget: Budget | None = None):
         super().__init__(name, model, params, max_concurrency)
         unknown = sorted(set(self.params) - set(self.params_allowed))
         if unknown:
@@ -49,17 +52,33 @@ class APIJudge(Judge):
         self.params.setdefault("temperature", 0)  # the paper judges at temperature 0
         if backend:
             self.backend = backend
-        self.base_url = endpoints.checked_url(base_url or self.default_url, name)
-        self.api_key_env = api_key_env or endpoints.key_env_for(self.base_url,
-                                                                self.provider_key_env)
-        allowed = endpoints.PROVIDER_HOSTS.get(self.api_key_env)
+        self.base_url = endpoints.checked_url(base_url, name)
+        self.api_key_env = api_key_env or endpoints.key_env_for(self.base_url, provider_key_env)
+        allowed = endpoints.provider_hosts().get(self.api_key_env)
         if allowed is not None and endpoints.host(self.base_url) not in allowed:
             endpoints.api_key(self.api_key_env, self.base_url, name)  # raises, naming both
+        if not batch:
+            self.batch_api = None
         self.timeout_s = timeout_s
         self.retry = retry or RetryPolicy(max_attempts=max_attempts)
         self.budget = budget
         self._client: Any = None
         self._client_lock = threading.Lock()
+
+    @classmethod
+    def from_spec(cls, spec: "JudgeSpec", provider: "Provider", **overrides: Any) -> "APIJudge":
+        """The judge ``spec`` describes, at the provider's endpoint unless the spec names
+        another, with the budget ``--budget`` set unless ``overrides`` carry one."""
+        budget = overrides.pop("budget", None) or Budget.from_env()
+        return cls(spec.name, spec.model, base_url=spec.base_url or provider.base_url,
+                   params={**spec.params, **overrides.pop("params", {})},
+                   backend=provider.backend, provider_key_env=provider.key_env,
+                   batch=provider.batch, budget=budget, **overrides)
+
+    def identity(self) -> dict[str, Any]:
+        """The endpoint called is part of it, so a reply from a proxy or a test server is never
+        served as the provider's."""
+        return {**super().identity(), "endpoint": endpoints.endpoint_id(self.base_url)}
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(name={self.name!r}, model={self.model!r}, "

@@ -19,7 +19,7 @@ class FatalJudgeError(RuntimeError):
 
 
 class Judge(ABC):
-    #: "openai" | "anthropic" | "openai_compatible" | "local_hf"
+    #: recorded in the identity: the provider's backend (``provider.Provider.backend``)
     backend: str = ""
 
     def __init__(self, name: str, model: str, params: dict[str, Any] | None = None,
@@ -29,19 +29,10 @@ class Judge(ABC):
         self.params = dict(params or {})  # decoding settings (temperature 0 by default)
         self.max_concurrency = max_concurrency
 
-    #: the base URL an API judge calls (None for a judge in this process); part of its identity
-    base_url: str | None = None
-
     def identity(self) -> dict[str, Any]:
-        """What makes two calls the same call, besides the request: never a key or secret. An
-        API judge's endpoint is part of it, so a reply from a proxy or a test server is never
-        served as the provider's."""
-        ident = {"backend": self.backend, "model": self.model, "params": self.params}
-        if self.base_url:
-            from tjb_lib.judges.endpoints import endpoint_id
-
-            ident["endpoint"] = endpoint_id(self.base_url)
-        return ident
+        """What makes two calls the same call, besides the request: never a key or secret (an
+        API judge adds the endpoint it calls)."""
+        return {"backend": self.backend, "model": self.model, "params": self.params}
 
     def metadata(self) -> dict[str, Any]:
         """Run metadata for outputs/metadata/<judge>.json (no secrets)."""

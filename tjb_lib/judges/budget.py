@@ -148,8 +148,8 @@ def _cost(model: str, n_in: int, n_out: int, batch: bool) -> float:
 
     r = rates(model)
     if r is None:
-        raise BudgetExceeded(f"budget: no price for model {model!r} in tjb_lib/prices.csv, so a "
-                             "budget cannot be kept; add its price or run without --budget")
+        raise BudgetExceeded(f"budget: no provider prices model {model!r}, so a budget cannot "
+                             "be kept; add its price to its provider or run without --budget")
     return r.usd(n_in, n_out, batch=batch and r.batch_discount is not None)
 
 

@@ -2,8 +2,8 @@
 
 A provider's key goes only to that provider's own host, whatever the environment says: the
 OpenAI and Anthropic SDKs read ``OPENAI_BASE_URL`` / ``ANTHROPIC_BASE_URL`` when no base URL is
-given, so every API judge here passes its endpoint explicitly, and a key variable named in
-``PROVIDER_HOSTS`` is refused for any other host. Other endpoints (a vLLM server, a proxy) use
+given, so every API judge here passes its endpoint explicitly, and a registered provider's key
+variable is refused for any host but its endpoint's (``provider_hosts``). Other endpoints (a vLLM server, a proxy) use
 ``OPENAI_COMPATIBLE_API_KEY``; a server on this machine needs none.
 
 The endpoint actually called is part of each judge's identity (so replies from a proxy or an
@@ -16,16 +16,8 @@ import os
 from urllib.parse import urlsplit
 
 from tjb_lib.judges.base import FatalJudgeError
+from tjb_lib.judges.provider import registered
 
-#: The provider endpoints the SDKs call by default (used explicitly, never from the environment).
-OPENAI_URL = "https://api.openai.com/v1"
-ANTHROPIC_URL = "https://api.anthropic.com"
-#: Key variable -> the hosts that key may be sent to.
-PROVIDER_HOSTS = {
-    "OPENAI_API_KEY": ("api.openai.com",),
-    "ANTHROPIC_API_KEY": ("api.anthropic.com",),
-    "DEEPSEEK_API_KEY": ("api.deepseek.com",),
-}
 #: Key for endpoints that are not a judge's own provider.
 COMPATIBLE_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY"
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
@@ -56,6 +48,11 @@ def checked_url(base_url: str, judge_name: str) -> str:
     return base_url.strip().rstrip("/")
 
 
+def provider_hosts() -> dict[str, tuple[str, ...]]:
+    """Key variable -> the hosts that key may be sent to, from the registered providers."""
+    return {p.key_env: p.hosts for p in registered().values() if p.key_env and p.hosts}
+
+
 def host(base_url: str) -> str:
     return (urlsplit(base_url).hostname or "").lower()
 
@@ -74,20 +71,22 @@ def endpoint_id(base_url: str) -> str:
 
 
 def kind(base_url: str) -> str:
-    """openai | anthropic | deepseek | localhost | other, for the run metadata."""
+    """The provider whose domain ``base_url`` is on, localhost, or other: for the run metadata."""
     h = host(base_url)
     if h in LOCAL_HOSTS:
         return "localhost"
-    for name in ("openai", "anthropic", "deepseek"):
-        if h == f"{name}.com" or h.endswith(f".{name}.com"):
-            return name
+    for name, provider in registered().items():
+        for own in provider.hosts:
+            domain = ".".join(own.split(".")[-2:])
+            if h == domain or h.endswith("." + domain):
+                return name
     return "other"
 
 
 def api_key(env_var: str, base_url: str, judge_name: str) -> str:
     """The key to send to ``base_url``: from ``env_var``, which must be allowed for that host;
     a server on this machine may go without one (vLLM takes "EMPTY")."""
-    allowed = PROVIDER_HOSTS.get(env_var)
+    allowed = provider_hosts().get(env_var)
     if allowed is not None and host(base_url) not in allowed:
         raise UnusableEndpoint(
             f"judge {judge_name!r}: refusing to send ${env_var} to {host(base_url)}: a "
@@ -107,6 +106,6 @@ def api_key(env_var: str, base_url: str, judge_name: str) -> str:
 def key_env_for(base_url: str, provider_key_env: str | None) -> str:
     """The key variable for calls to ``base_url``: the provider's own where ``base_url`` is that
     provider's host, else ``OPENAI_COMPATIBLE_API_KEY``."""
-    if provider_key_env and host(base_url) in PROVIDER_HOSTS.get(provider_key_env, ()):
+    if provider_key_env and host(base_url) in provider_hosts().get(provider_key_env, ()):
         return provider_key_env
     return COMPATIBLE_KEY_ENV

@@ -37,10 +37,11 @@ class LazyLocalJudge(Judge):
     backend = "local_hf"
 
     def __init__(self, name: str, model: str, params: dict[str, Any], loader, notes: str = "",
-                 max_concurrency: int | None = None):
+                 max_concurrency: int | None = None, ready=None):
         super().__init__(name, model, params=params,
                          max_concurrency=max_concurrency or usable_cores())
         self._loader = loader
+        self._ready = ready  # raises a FatalJudgeError when this machine cannot load the model
         self._judge: Judge | None = None
         self._load_lock = threading.Lock()  # the runner's threads may make the first call together
         self.notes = notes
@@ -50,6 +51,8 @@ class LazyLocalJudge(Judge):
             if self._judge is None:
                 try:
                     judge = self._loader()
+                except FatalJudgeError:
+                    raise
                 except Exception as e:  # no weights, no package: every call would fail alike
                     raise FatalJudgeError(f"{self.name}: the local model could not be loaded "
                                           f"({type(e).__name__}: {e})") from e
@@ -60,6 +63,10 @@ class LazyLocalJudge(Judge):
                                           "Fix the catalog entry.")
                 self._judge = judge
             return self._judge
+
+    def check_ready(self) -> None:
+        if self._ready is not None:
+            self._ready()
 
     def complete(self, request: Request) -> Response:
         return self.loaded().complete(request)

@@ -1,7 +1,7 @@
 """OpenAI and OpenAI-compatible judges (DeepSeek, vLLM, ...) through the official ``openai`` SDK.
 
-One ``Request`` becomes one chat.completions body built from the judge's params, which the catalog
-sets to what each provider documents (``catalog.py`` cites the rules and when they were checked):
+One ``Request`` becomes one chat.completions body built from the judge's params, which each
+provider module sets to what the provider documents (its ``rules``, with sources and dates):
 the output cap under ``max_tokens`` or ``max_completion_tokens``, ``reasoning_effort`` for OpenAI's
 reasoning models, DeepSeek's ``thinking`` switch, JSON mode (or a JSON schema that constrains the
 verdict label), and logprobs for P(A), P(B), P(Tie). The reply becomes one ``Response`` with its
@@ -14,8 +14,8 @@ import math
 import re
 from typing import Any
 
+from tjb_lib.judges import openai_batch
 from tjb_lib.judges.api import APIJudge
-from tjb_lib.judges.endpoints import OPENAI_URL
 from tjb_lib.judges.replies import (at, count, failed_reply, name, part_text, reply_response,
                                     shape_error)
 from tjb_lib.records import LABELS, Request, Response
@@ -23,6 +23,8 @@ from tjb_lib.records import LABELS, Request, Response
 #: The params an OpenAI judge understands; anything else is a configuration error.
 OPENAI_PARAMS = ("temperature", "top_p", "seed", "logprobs", "top_logprobs", "json_mode",
                  "max_tokens_param", "reasoning_effort", "thinking", "label_schema")
+#: Label probabilities from the top logprobs at the label position of the reply.
+LOGPROBS = {"logprobs": True, "top_logprobs": 5}
 #: Body fields the SDK does not type; they travel as extra body (DeepSeek's thinking switch).
 EXTRA_BODY = ("thinking",)
 #: The verdict as a JSON schema: the label can only be A, B or Tie (structured outputs).
@@ -140,9 +142,8 @@ class OpenAIJudge(APIJudge):
 
     backend = "openai"
     sdk = "openai"
-    default_url = OPENAI_URL
-    provider_key_env = "OPENAI_API_KEY"
     params_allowed = OPENAI_PARAMS
+    batch_api = openai_batch
 
     def _make_client(self, key: str) -> Any:
         import openai

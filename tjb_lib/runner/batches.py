@@ -53,7 +53,7 @@ def batch_rounds(comps: list[tuple], judge: Judge, store: ResponseStore, max_rou
     from tjb_lib.protocols import request_key, run_comparison
 
     try:
-        batch.provider_kind(judge)  # OpenAI(-compatible) or Anthropic only
+        batch.batch_api(judge)  # only a provider that declares a batch API
     except TypeError as e:
         raise RunError(str(e)) from None
     identity = judge.identity()

@@ -1,0 +1,50 @@
+"""Anthropic's message batches on the wire: one request of entries, its processing status, and
+its results (``batch`` holds what every batch API shares)."""
+from __future__ import annotations
+
+from typing import Any
+
+from tjb_lib.judges.batch import BatchError, BatchStatus, call
+from tjb_lib.judges.retry import ProviderRejected
+from tjb_lib.records import Request, Response
+
+#: batch error types that mean the same as a fatal HTTP status on a live call
+FATAL_ERROR_TYPES = ("invalid_request_error", "authentication_error", "permission_error",
+                     "not_found_error")
+
+
+def submit(judge: Any, client: Any, items: dict[str, Request]) -> str:
+    entries = [{"custom_id": cid, "params": judge.request_body(r)} for cid, r in items.items()]
+    batch = call(judge, "message batch create",
+                 lambda: client.messages.batches.create(requests=entries))
+    return batch.id
+
+
+def poll(judge: Any, client: Any, batch_id: str) -> BatchStatus:
+    b = call(judge, f"message batch retrieve {batch_id}",
+             lambda: client.messages.batches.retrieve(batch_id))
+    return BatchStatus(batch_id, b.processing_status, b.processing_status == "ended",
+                       b.request_counts.model_dump())
+
+
+def results(judge: Any, client: Any, batch_id: str) -> dict[str, Response]:
+    status = poll(judge, client, batch_id)
+    if not status.done:
+        raise BatchError(f"judge {judge.name!r}: batch {batch_id} is {status.status!r}, not done")
+    items = call(judge, f"message batch results {batch_id}",
+                 lambda: list(client.messages.batches.results(batch_id)))
+    return {item.custom_id: _result(judge, item.result.model_dump(), batch_id) for item in items}
+
+
+def _result(judge: Any, result: dict[str, Any], batch_id: str) -> Response:
+    if result.get("type") == "succeeded":
+        r = judge.parse_reply(result["message"])
+        r.meta["batch_id"] = batch_id
+        return r
+    err = (result.get("error") or {}).get("error") or {}
+    if err.get("type") in FATAL_ERROR_TYPES:
+        raise ProviderRejected(f"batch {batch_id}: the provider refused a request: "
+                               f"{err['type']}: {err.get('message', '')}", 400)
+    return Response(status="failed",
+                    error=f"batch result {result.get('type')}: {err.get('message', '')}".strip(),
+                    meta={"batch_id": batch_id, "result_type": result.get("type")})
