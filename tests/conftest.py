@@ -6,9 +6,9 @@ import pytest
 from tjb_lib.judges import vllm_server as vllm
 
 try:  # tests/ on sys.path (pytest's default rootdir-less import) or the repo root
-    from fault_server import FaultServer
+    from fault_server import FAKE_KEY, FaultServer
 except ModuleNotFoundError:  # pragma: no cover - when tests/ becomes a package
-    from tests.fault_server import FaultServer
+    from tests.fault_server import FAKE_KEY, FaultServer
 
 
 @pytest.fixture
@@ -19,6 +19,14 @@ def fault_server():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def emulator(monkeypatch):
+    """A started contract emulator, and the key for it (the emulator is not a provider host)."""
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", FAKE_KEY)
+    with FaultServer() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

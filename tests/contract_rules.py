@@ -1,40 +1,28 @@
-"""The providers' documented request rules, as the contract emulator enforces them.
+"""What the contract emulator shares across providers: the refusal a rule raises, the providers'
+error bodies, the checks every chat-completions server makes, and the registry of dialects.
 
-Written from each provider's documentation, independently of the judges' own request building
-(``tjb_lib/judges/catalog.py`` cites the same sources), so that a body the provider would refuse
-fails a test here instead of failing 1,000 calls there. Every rule raises ``Violation`` carrying
-the status and error body the provider itself sends. Sources, all checked 2026-12-03:
+Each provider's own documented rules live with that provider's tests, in
+``tests/providers/<provider>_rules.py`` (found and registered here), written from the provider's
+documentation independently of the judges' own request building, so that a body the provider
+would refuse fails a test here instead of failing 1,000 calls there. A new provider's test may
+also register its dialect itself (``register``). Every rule raises ``Violation`` carrying the
+status and error body the provider itself sends.
 
-* OpenAI Chat Completions: https://platform.openai.com/docs/api-reference/chat/create
-  (max_tokens is not compatible with reasoning models; max_completion_tokens counts reasoning
-  tokens; top_logprobs 0-20 needs logprobs), https://developers.openai.com/api/docs/guides/reasoning (temperature != 1,
-  top_p and logprobs only with reasoning_effort "none"), the structured-outputs guide (JSON mode
-  needs "json" in a message), https://developers.openai.com/api/docs/guides/prompt-caching.
-* Anthropic Messages: https://platform.claude.com/docs/en/api/messages (system top level,
-  max_tokens required, roles user/assistant), .../about-claude/models/migrating-to-claude-4
-  (temperature and top_p not both), .../about-claude/models/migration-guide (no assistant
-  prefill on Claude 4.6), .../build-with-claude/prompt-caching (cache_control, at most 4
-  breakpoints, 1,024-token minimum on Sonnet 4.6), https://platform.claude.com/docs/en/api/errors (error shape).
-* DeepSeek: https://api-docs.deepseek.com/guides/json_mode ("json" in the prompt),
-  https://api-docs.deepseek.com/guides/thinking_mode (thinking on by default; no logprobs while
-  thinking), https://api-docs.deepseek.com/guides/kv_cache.
-* vLLM: https://docs.vllm.ai/en/latest/features/structured_outputs/ (json_schema response format),
-  top_logprobs capped by the server's --max-logprobs (default 20).
-
-Where a documented default is model-specific and not stated (gpt-5.5's reasoning effort when none
-is sent), the emulator assumes the stricter case: reasoning on.
+A request is answered in the dialect registered for its path whose ``models`` pattern matches its
+model; a path's dialect without a pattern answers every other model.
 """
 from __future__ import annotations
 
+import importlib
 import re
+import sys
+from pathlib import Path
 from typing import Any
 
-OPENAI_REASONING = re.compile(r"^(gpt-5|o[134])")
-REASONING_EFFORTS = ("none", "low", "medium", "high", "xhigh")
-OPENAI_CACHE_MIN, OPENAI_CACHE_STEP = 1024, 128
-ANTHROPIC_CACHE_MIN = 1024  # Claude Sonnet 4.6
-MAX_CACHE_BREAKPOINTS = 4
+CHAT = "/v1/chat/completions"
+MESSAGES = "/v1/messages"
 MAX_TOP_LOGPROBS = 20
+PROVIDER_RULES = Path(__file__).resolve().parent / "providers"
 
 
 class Violation(Exception):
@@ -44,20 +32,6 @@ class Violation(Exception):
         super().__init__(str(body))
         self.status = status
         self.body = body
-
-
-def dialect(path: str, model: Any) -> str:
-    """Whose rules apply: anthropic | openai_reasoning | openai | deepseek | vllm."""
-    if path.startswith("/v1/messages"):
-        return "anthropic"
-    model = model if isinstance(model, str) else ""
-    if OPENAI_REASONING.match(model):
-        return "openai_reasoning"
-    if model.startswith("gpt-"):
-        return "openai"
-    if model.startswith("deepseek"):
-        return "deepseek"
-    return "vllm"
 
 
 # ---- error bodies -----------------------------------------------------------------------------
@@ -73,12 +47,83 @@ def anthropic_error(message: str, status: int = 400,
                               "request_id": "req_emulator"})
 
 
-def vllm_error(message: str, status: int = 400) -> Violation:
-    return Violation(status, {"error": {"message": message, "type": "BadRequestError",
-                                        "param": None, "code": status}})
+# ---- dialects ---------------------------------------------------------------------------------
+class Dialect:
+    """One provider's wire rules and reply habits. Subclasses override what differs."""
+
+    name = ""
+    path = CHAT
+    models: str | None = None  # a regex on the model; None: every model no other dialect takes
+
+    def check(self, body: dict[str, Any], headers: dict[str, str]) -> None:
+        """Raise ``Violation`` for a body (with its headers) the provider refuses."""
+        check_chat_basics(body, self.error)
+
+    def check_headers(self, headers: dict[str, str]) -> None:
+        """Every call carries a key: a bearer token (a local server's placeholder counts)."""
+        if not headers.get("authorization", "").removeprefix("Bearer ").strip():
+            raise openai_error("You didn't provide an API key.", None, None, 401)
+
+    def error(self, message: str, param: str | None = None,
+              code: str | None = "invalid_request_error") -> Violation:
+        return openai_error(message, param, code)
+
+    def not_found(self, model: str) -> Violation:
+        return openai_error(f"The model `{model}` does not exist or you do not have access to "
+                            "it.", None, "model_not_found", 404)
+
+    def reasoning_tokens(self, body: dict[str, Any]) -> int:
+        """Output tokens spent thinking before the answer."""
+        return 0
+
+    def cached_tokens(self, shared: int, total: int) -> int:
+        """Prompt tokens its cache serves, given the longest prefix shared with an earlier prompt
+        of the same model and the prompt's length."""
+        return 0
+
+    def usage(self, prompt: int, cached: int, thought: int) -> dict[str, Any]:
+        """Usage fields beside prompt_tokens, completion_tokens and total_tokens."""
+        return {}
+
+    def message(self, thought: int) -> dict[str, Any]:
+        """Fields of the reply message beside role, content and refusal."""
+        return {}
 
 
-# ---- shared checks ----------------------------------------------------------------------------
+_DIALECTS: list[Dialect] = []
+
+
+def register(dialect: Dialect) -> Dialect:
+    """Add a dialect (a second one of the same name replaces the first)."""
+    _DIALECTS[:] = [d for d in _DIALECTS if d.name != dialect.name] + [dialect]
+    return dialect
+
+
+def unregister(name: str) -> None:
+    _DIALECTS[:] = [d for d in _DIALECTS if d.name != name]
+
+
+def dialect_for(path: str, model: Any) -> Dialect:
+    """The dialect that answers ``model`` at ``path`` (a batch path answers as its API)."""
+    path = MESSAGES if path.startswith(MESSAGES) else CHAT
+    model = model if isinstance(model, str) else ""
+    mine = [d for d in _DIALECTS if d.path == path]
+    named = [d for d in mine if d.models and re.search(d.models, model)]
+    if len(named) > 1:
+        raise AssertionError(f"model {model!r} matches dialects {[d.name for d in named]}")
+    fallback = [d for d in mine if not d.models]
+    return (named or fallback)[0]
+
+
+def _load_provider_rules() -> None:
+    """Import every ``tests/providers/*_rules.py`` once: each registers its dialects."""
+    if str(PROVIDER_RULES) not in sys.path:
+        sys.path.insert(0, str(PROVIDER_RULES))
+    for module in sorted(PROVIDER_RULES.glob("*_rules.py")):
+        importlib.import_module(module.stem)
+
+
+# ---- checks every chat-completions server makes ----------------------------------------------
 def _texts(content: Any) -> list[str]:
     if isinstance(content, str):
         return [content]
@@ -87,13 +132,13 @@ def _texts(content: Any) -> list[str]:
     return []
 
 
-def _mentions_json(body: dict[str, Any]) -> bool:
+def mentions_json(body: dict[str, Any]) -> bool:
     texts = [t for m in body.get("messages") or [] if isinstance(m, dict)
              for t in _texts(m.get("content"))]
     return any("json" in t.lower() for t in texts)
 
 
-def _check_chat_basics(body: dict[str, Any], err) -> None:
+def check_chat_basics(body: dict[str, Any], err) -> None:
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise err("'messages' must be a non-empty array", "messages")
@@ -107,7 +152,7 @@ def _check_chat_basics(body: dict[str, Any], err) -> None:
             raise err(f"top_logprobs must be an integer from 0 to {MAX_TOP_LOGPROBS}",
                       "top_logprobs")
     fmt = body.get("response_format")
-    if isinstance(fmt, dict) and fmt.get("type") == "json_object" and not _mentions_json(body):
+    if isinstance(fmt, dict) and fmt.get("type") == "json_object" and not mentions_json(body):
         raise err("'messages' must contain the word 'json' in some form, to use "
                   "'response_format' of type 'json_object'.", "messages")
     if isinstance(fmt, dict) and fmt.get("type") == "json_schema":
@@ -118,134 +163,4 @@ def _check_chat_basics(body: dict[str, Any], err) -> None:
                       "response_format.json_schema")
 
 
-def check_openai(body: dict[str, Any], reasoning: bool) -> None:
-    """OpenAI Chat Completions; ``reasoning`` for GPT-5.x and o-series models."""
-    def err(message, param=None, code=None):
-        return openai_error(message, param, code)
-
-    _check_chat_basics(body, err)
-    if not reasoning:
-        return
-    if "max_tokens" in body:
-        raise err("Unsupported parameter: 'max_tokens' is not supported with this model. Use "
-                  "'max_completion_tokens' instead.", "max_tokens", "unsupported_parameter")
-    effort = body.get("reasoning_effort", "medium")
-    if effort not in REASONING_EFFORTS:
-        raise err(f"Unsupported value: '{effort}' is not supported with the '{body['model']}' "
-                  f"model. Supported values are: {', '.join(map(repr, REASONING_EFFORTS))}.",
-                  "reasoning_effort", "unsupported_value")
-    if effort == "none":
-        return
-    if "temperature" in body and body["temperature"] != 1:
-        raise err(f"Unsupported value: 'temperature' does not support {body['temperature']} with "
-                  "this model. Only the default (1) value is supported.", "temperature",
-                  "unsupported_value")
-    for param in ("top_p", "logprobs", "top_logprobs"):
-        if param in body:
-            raise err(f"Unsupported parameter: '{param}' is not supported with this model "
-                      "unless reasoning_effort is 'none'.", param, "unsupported_parameter")
-
-
-def check_deepseek(body: dict[str, Any]) -> None:
-    """DeepSeek's chat completions: JSON Output and thinking mode rules."""
-    def err(message, param=None, code="invalid_request_error"):
-        return openai_error(message, param, code)
-
-    _check_chat_basics(body, err)
-    fmt = body.get("response_format")
-    if isinstance(fmt, dict) and fmt.get("type") not in ("text", "json_object"):
-        raise err(f"This response_format type is unavailable now: {fmt.get('type')!r}",
-                  "response_format")
-    thinking = (body.get("thinking") or {}).get("type", "enabled")
-    if thinking not in ("enabled", "disabled"):
-        raise err(f"thinking.type must be 'enabled' or 'disabled', got {thinking!r}", "thinking")
-    if thinking == "enabled" and (body.get("logprobs") or "top_logprobs" in body):
-        raise err("logprobs and top_logprobs are not supported in thinking mode", "logprobs")
-
-
-def check_vllm(body: dict[str, Any]) -> None:
-    _check_chat_basics(body, lambda message, param=None, code=None: vllm_error(message))
-
-
-def check_anthropic_headers(headers: dict[str, str]) -> None:
-    """Every Messages API call (batches too) carries a key, as x-api-key or (as the anthropic
-    SDK 2.x sends it) a bearer token, and the API version."""
-    bearer = (headers.get("authorization") or "").removeprefix("Bearer ").strip()
-    if not (headers.get("x-api-key") or "").strip() and not bearer:
-        raise anthropic_error("x-api-key header is required", 401, "authentication_error")
-    if not headers.get("anthropic-version"):
-        raise anthropic_error("anthropic-version: header is required")
-
-
-def check_anthropic(body: dict[str, Any]) -> None:
-    """One Messages API body (a live call, or one entry of a message batch)."""
-    if not isinstance(body.get("model"), str):
-        raise anthropic_error("model: Field required")
-    if "max_tokens" not in body:
-        raise anthropic_error("max_tokens: Field required")
-    if not isinstance(body["max_tokens"], int) or body["max_tokens"] < 1:
-        raise anthropic_error("max_tokens: Input should be a positive integer")
-    messages = body.get("messages")
-    if not isinstance(messages, list) or not messages:
-        raise anthropic_error("messages: at least one message is required")
-    for i, m in enumerate(messages):
-        role = m.get("role") if isinstance(m, dict) else None
-        if role == "system":
-            raise anthropic_error('messages: Unexpected role "system". The Messages API accepts a '
-                                  'top-level `system` parameter, not "system" as an input message '
-                                  'role.')
-        if role not in ("user", "assistant"):
-            raise anthropic_error(f"messages.{i}.role: Input should be 'user' or 'assistant'")
-        blocks = m["content"] if isinstance(m.get("content"), list) else [m.get("content")]
-        for j, b in enumerate(blocks):
-            text = b if isinstance(b, str) else (b.get("text") if isinstance(b, dict) else None)
-            if not isinstance(text, str) or not text.strip():
-                raise anthropic_error(f"messages.{i}.content.{j}: text content blocks must be "
-                                      "non-empty")
-    if messages[-1].get("role") == "assistant" and "4-6" in body["model"]:
-        raise anthropic_error("This model does not support assistant message prefill. The "
-                              "conversation must end with a user message.")
-    temperature = body.get("temperature")
-    if temperature is not None and not (isinstance(temperature, (int, float))
-                                        and 0 <= temperature <= 1):
-        raise anthropic_error("temperature: Input should be less than or equal to 1")
-    if temperature is not None and body.get("top_p") is not None:
-        raise anthropic_error("`temperature` and `top_p` cannot both be specified for this model. "
-                              "Please use only one.")
-    if len(cache_breakpoints(body)) > MAX_CACHE_BREAKPOINTS:
-        raise anthropic_error(f"A maximum of {MAX_CACHE_BREAKPOINTS} blocks with cache_control may "
-                              f"be provided. Found {len(cache_breakpoints(body))}.")
-    for b in _blocks(body):
-        cc = b.get("cache_control")
-        if cc is not None and (cc.get("type") != "ephemeral" or cc.get("ttl", "5m") not in
-                               ("5m", "1h")):
-            raise anthropic_error("cache_control: type must be 'ephemeral', ttl '5m' or '1h'")
-
-
-def _blocks(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every content block in prompt order: system, then each message's."""
-    system = body.get("system")
-    out = [b for b in system if isinstance(b, dict)] if isinstance(system, list) else []
-    for m in body.get("messages") or []:
-        if isinstance(m, dict) and isinstance(m.get("content"), list):
-            out.extend(b for b in m["content"] if isinstance(b, dict))
-    return out
-
-
-def cache_breakpoints(body: dict[str, Any]) -> list[str]:
-    """The prompt text up to and including each block that carries cache_control, in order."""
-    running, points = "", []
-    system = body.get("system")
-    parts: list[Any] = [system] if isinstance(system, str) else list(system or [])
-    for m in body.get("messages") or []:
-        if isinstance(m, dict):
-            content = m.get("content")
-            parts.extend(content if isinstance(content, list) else [content])
-    for part in parts:
-        if isinstance(part, str):
-            running += part
-        elif isinstance(part, dict):
-            running += part.get("text", "") if isinstance(part.get("text"), str) else ""
-            if part.get("cache_control") is not None:
-                points.append(running)
-    return points
+_load_provider_rules()

@@ -3,10 +3,11 @@ formats, each request checked against its provider's documented rules, plus faul
 
 The API judges are tested with the real SDKs talking over HTTP to this server, never with a mocked
 client. Every model call is first checked against the rules of the provider its path and model
-name point to (``contract_rules``: Anthropic for /v1/messages, OpenAI's reasoning-model rules for
-gpt-5* and o-series, OpenAI's for other gpt-*, DeepSeek's for deepseek-*, vLLM's otherwise); a
-request the provider would refuse gets the provider's own status and error body (400
-``invalid_request_error`` with ``param``, 401, 404 for a model in ``missing_models``). Replies
+name point to: the dialects each provider's tests register (``contract_rules``,
+``tests/providers/<provider>_rules.py``: Anthropic for /v1/messages, OpenAI's reasoning-model rules
+for gpt-5* and o-series, OpenAI's for other gpt-*, DeepSeek's for deepseek-*, vLLM's for any
+other model); a request the provider would refuse gets the provider's own status and error body
+(400 ``invalid_request_error`` with ``param``, 401, 404 for a model in ``missing_models``). Replies
 follow the provider too: reasoning tokens (and empty content when the output cap is spent on
 reasoning), prompt-cache usage (OpenAI's automatic cache from 1,024 tokens, DeepSeek's prefix cache,
 Anthropic's ``cache_control`` breakpoints), logprobs, and TRACE stage-1 records when the prompt
@@ -41,6 +42,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 try:  # tests/ on sys.path (pytest's default rootdir-less import) or the repo root
     import contract_rules as rules
@@ -198,6 +200,12 @@ class FaultServer:
     def anthropic_url(self) -> str:
         return self.url
 
+    def url_for(self, provider: Any) -> str:
+        """Where this server answers as ``provider`` (a registered ``Provider``): the path of its
+        own endpoint here, or an OpenAI-compatible server's /v1."""
+        path = urlsplit(provider.base_url).path if provider.base_url else "/v1"
+        return self.url + path.rstrip("/")
+
     # ---- test controls and views -------------------------------------------------------------
     def script(self, faults: list["str | dict[str, Any] | Fault"]) -> None:
         """Queue faults for the coming model calls (one per call, in order; then "ok")."""
@@ -286,63 +294,36 @@ class FaultServer:
             self.violations.append({"status": status, "body": payload})
         return status, {}, payload
 
-    def _check(self, dialect: str, body: dict[str, Any]) -> tuple[int, dict, Any] | None:
+    def _check(self, dialect: "rules.Dialect", body: dict[str, Any],
+               headers: dict[str, str]) -> tuple[int, dict, Any] | None:
         """The provider's refusal of ``body``, or None when it follows the rules."""
         try:
-            if dialect == "anthropic":
-                rules.check_anthropic(body)
-            elif dialect == "deepseek":
-                rules.check_deepseek(body)
-            elif dialect == "vllm":
-                rules.check_vllm(body)
-            else:
-                rules.check_openai(body, reasoning=dialect == "openai_reasoning")
+            dialect.check(body, headers)
         except rules.Violation as v:
             return self._refused(v.status, v.body)
         model = body.get("model")
         if model in self.missing_models:
-            if dialect == "anthropic":
-                v = rules.anthropic_error(f"model: {model}", 404, "not_found_error")
-            else:
-                v = rules.openai_error(f"The model `{model}` does not exist or you do not have "
-                                       "access to it.", None, "model_not_found", 404)
+            v = dialect.not_found(model)
             return self._refused(v.status, v.body)
         return None
 
     def _check_headers(self, path: str, headers: dict[str, str]) -> tuple[int, dict, Any] | None:
-        """Every call carries a key: x-api-key and anthropic-version on Anthropic's paths, a
-        bearer token on the others (a local server's placeholder key counts)."""
+        """Every call carries what its provider's API needs (a key; Anthropic's version)."""
         try:
-            if path.startswith("/v1/messages"):
-                rules.check_anthropic_headers(headers)
-            elif not headers.get("authorization", "").removeprefix("Bearer ").strip():
-                raise rules.openai_error("You didn't provide an API key.", None, None, 401)
+            rules.dialect_for(path, None).check_headers(headers)
         except rules.Violation as v:
             return self._refused(v.status, v.body)
         return None
 
-    def _reasoning_tokens(self, dialect: str, body: dict[str, Any]) -> int:
-        """Output tokens the model spends thinking before it answers (0 when reasoning is off)."""
-        if dialect == "openai_reasoning":
-            effort = body.get("reasoning_effort", "medium")
-            return {"none": 0, "low": 64, "medium": 256, "high": 1024, "xhigh": 2048}[effort]
-        if dialect == "deepseek":
-            return 0 if (body.get("thinking") or {}).get("type") == "disabled" else 128
-        return 0
-
-    def _cached_prefix(self, dialect: str, model: str, tokens: tuple[str, ...]) -> int:
-        """Prompt tokens served from the provider's automatic prefix cache: OpenAI caches
-        prompts of 1,024 tokens or more in 128-token steps; DeepSeek any shared prefix."""
+    def _cached_prefix(self, dialect: "rules.Dialect", model: str,
+                       tokens: tuple[str, ...]) -> int:
+        """Prompt tokens served from the provider's automatic prefix cache, as its dialect
+        caches the longest prefix shared with an earlier prompt to the same model."""
         with self._lock:
-            seen = self._prompts.setdefault(f"{dialect}:{model}", [])
+            seen = self._prompts.setdefault(f"{dialect.name}:{model}", [])
             common = max((_common_prefix(tokens, t) for t in seen), default=0)
             seen.append(tokens)
-        if dialect == "deepseek":
-            return common
-        if dialect.startswith("openai") and len(tokens) >= rules.OPENAI_CACHE_MIN:
-            cached = common // rules.OPENAI_CACHE_STEP * rules.OPENAI_CACHE_STEP
-            return cached if cached >= rules.OPENAI_CACHE_MIN else 0
-        return 0
+        return dialect.cached_tokens(common, len(tokens))
 
     def _text_reply(self, fault: Fault, prompt: str) -> tuple[str, Any]:
         """(label, content): a TRACE stage-1 prompt gets its records, any other a verdict."""
@@ -351,25 +332,25 @@ class FaultServer:
             return label, stage1_records(prompt)
         return label, self._content(fault, label)
 
-    def chat_completion(self, body: dict[str, Any], fault: Fault) -> tuple[int, dict, Any]:
+    def chat_completion(self, body: dict[str, Any], fault: Fault,
+                        headers: dict[str, str] | None = None) -> tuple[int, dict, Any]:
         """(status, headers, payload) for one chat.completions body under one fault."""
         error = self._error(fault, "openai")
         if error:
             return error
-        dialect = rules.dialect("/v1/chat/completions", body.get("model"))
-        refused = self._check(dialect, body)
+        dialect = rules.dialect_for(rules.CHAT, body.get("model"))
+        refused = self._check(dialect, body, headers or {})
         if refused:
             return refused
         prompt = _prompt_of(body)
         label, content = self._text_reply(fault, prompt)
         cap = body.get("max_completion_tokens") or body.get("max_tokens") or 10 ** 6
-        thought = self._reasoning_tokens(dialect, body)
+        thought = dialect.reasoning_tokens(body)
         finish = "stop"
         if thought >= cap:  # the whole output cap went on reasoning: no visible answer
             content, thought, finish = "", cap, "length"
-        message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None}
-        if dialect == "deepseek" and thought:
-            message["reasoning_content"] = "Let me compare the two candidates step by step."
+        message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None,
+                                   **dialect.message(thought)}
         choice: dict[str, Any] = {"index": 0, "finish_reason": finish, "message": message}
         if body.get("logprobs") and isinstance(content, str) and content:
             choice["logprobs"] = self._logprobs(content, label, int(body.get("top_logprobs") or 1))
@@ -379,32 +360,28 @@ class FaultServer:
         cached = self._cached_prefix(dialect, body.get("model", ""), tokens)
         n_out = thought + (_n_tokens(content) if content != "" else 0)
         usage: dict[str, Any] = {"prompt_tokens": len(tokens), "completion_tokens": n_out,
-                                 "total_tokens": len(tokens) + n_out}
-        if dialect.startswith("openai"):
-            usage["prompt_tokens_details"] = {"cached_tokens": cached}
-            usage["completion_tokens_details"] = {"reasoning_tokens": thought}
-        elif dialect == "deepseek":
-            usage["prompt_cache_hit_tokens"] = cached
-            usage["prompt_cache_miss_tokens"] = len(tokens) - cached
-            usage["completion_tokens_details"] = {"reasoning_tokens": thought}
+                                 "total_tokens": len(tokens) + n_out,
+                                 **dialect.usage(len(tokens), cached, thought)}
         return 200, {}, {
             "id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion",
             "created": int(time.time()), "model": body.get("model", "") + SNAPSHOT_SUFFIX,
             "system_fingerprint": "fp_faultserver", "choices": [choice], "usage": usage}
 
-    def message(self, body: dict[str, Any], fault: Fault) -> tuple[int, dict, Any]:
+    def message(self, body: dict[str, Any], fault: Fault,
+                headers: dict[str, str] | None = None) -> tuple[int, dict, Any]:
         """(status, headers, payload) for one Anthropic Messages body under one fault."""
         error = self._error(fault, "anthropic")
         if error:
             return error
-        refused = self._check("anthropic", body)
+        dialect = rules.dialect_for(rules.MESSAGES, body.get("model"))
+        refused = self._check(dialect, body, headers or {})
         if refused:
             return refused
         prompt = _prompt_of(body)
         label, content = self._text_reply(fault, prompt)
         blocks = content if fault.kind == "content" else [{"type": "text", "text": content}]
         total = len(tokenize(prompt))
-        read, written = self._anthropic_cached(body)
+        read, written = self._anthropic_cached(dialect, body)
         return 200, {}, {
             "id": "msg_" + uuid.uuid4().hex[:12], "type": "message", "role": "assistant",
             "model": body.get("model", "") + SNAPSHOT_SUFFIX,
@@ -412,11 +389,12 @@ class FaultServer:
             "usage": {"input_tokens": total - read - written, "output_tokens": _n_tokens(content),
                       "cache_read_input_tokens": read, "cache_creation_input_tokens": written}}
 
-    def _anthropic_cached(self, body: dict[str, Any]) -> tuple[int, int]:
+    def _anthropic_cached(self, dialect: "rules.Dialect",
+                          body: dict[str, Any]) -> tuple[int, int]:
         """(tokens read from the cache, tokens written to it): the longest cached breakpoint is
         read; the last breakpoint long enough to cache is written when it is new."""
-        points = [(p, len(tokenize(p))) for p in rules.cache_breakpoints(body)]
-        points = [(p, n) for p, n in points if n >= rules.ANTHROPIC_CACHE_MIN]
+        points = [(p, len(tokenize(p))) for p in dialect.cache_breakpoints(body)]
+        points = [(p, n) for p, n in points if n >= dialect.cache_min_tokens]
         with self._lock:
             read = max((n for p, n in points if p in self._anthropic_cache), default=0)
             written = 0
@@ -568,6 +546,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _handle(self) -> None:
         srv = self.fault_server
         path = self.path.split("?")[0]
+        if not path.startswith("/v1/"):  # an endpoint without /v1 (DeepSeek's) posts at the root
+            path = "/v1" + path
         raw, body = self._read()
         model_call = self.command == "POST" and path in MODEL_PATHS and isinstance(body, dict)
         fault = srv._next_fault(path, _prompt_of(body) if model_call else "", model_call)
@@ -597,8 +577,8 @@ class _Handler(BaseHTTPRequestHandler):
         if refused and fault.kind == "ok":
             return self._reply(refused[0], refused[2])
         fn = srv.chat_completion if path == "/v1/chat/completions" else srv.message
-        status, headers, payload = fn(body, fault)
-        self._reply(status, payload, headers)
+        status, reply_headers, payload = fn(body, fault, headers)
+        self._reply(status, payload, reply_headers)
 
     def _batch_route(self, path: str, raw: bytes, body: Any) -> None:
         srv = self.fault_server

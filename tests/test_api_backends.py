@@ -1,5 +1,6 @@
 """The API judges with the real openai/anthropic SDKs over HTTP against the local contract
-emulator (``fault_server``).
+emulator (``fault_server``): the shared reply reading, retry policy, keys and endpoints (what one
+provider sends is tested in ``tests/providers/``).
 
 Every fault must end in a correct verdict, a recorded failure, or (for a request the provider will
 never accept) a ``FatalJudgeError`` with the provider's message, with the expected number of
@@ -56,12 +57,6 @@ def openai_judge(server, sleeps, **kw) -> OpenAIJudge:
     return OpenAIJudge("gpt-test", "gpt-4o-mini", base_url=server.openai_url, retry=policy, **kw)
 
 
-def anthropic_judge(server, sleeps, **kw) -> AnthropicJudge:
-    policy = RetryPolicy(max_attempts=kw.pop("max_attempts", 5), sleep=sleeps.append)
-    return AnthropicJudge("claude-test", "claude-sonnet-4-6", base_url=server.anthropic_url,
-                          retry=policy, **kw)
-
-
 # ---- OpenAI: the happy path ------------------------------------------------------------------
 
 def test_openai_reply_carries_verdict_usage_snapshot_and_metadata(fault_server, keys, sleeps):
@@ -90,28 +85,6 @@ def test_openai_sends_json_mode_only_when_the_request_asks(fault_server, keys, s
     first, second = fault_server.requests
     assert first.json["response_format"] == {"type": "json_object"}
     assert "response_format" not in second.json
-
-
-def test_reasoning_model_settings_drop_temperature_and_rename_max_tokens(fault_server, keys, sleeps):
-    judge = OpenAIJudge("gpt", "gpt-5.5", base_url=fault_server.openai_url,
-                        params={"temperature": None, "max_tokens_param": "max_completion_tokens",
-                                "reasoning_effort": "low"})
-    r = judge.complete(verdict_request(max_tokens=300))
-    sent = fault_server.requests[-1].json
-    assert "temperature" not in sent and "max_tokens" not in sent
-    assert sent["max_completion_tokens"] == 300 and sent["reasoning_effort"] == "low"
-    assert r.status == "ok" and r.reasoning_tokens == 64 and r.output_tokens > 64
-
-
-def test_a_small_cap_spent_on_reasoning_returns_no_answer_and_is_counted_unparsed(fault_server,
-                                                                              keys, sleeps):
-    judge = OpenAIJudge("gpt", "gpt-5.5", base_url=fault_server.openai_url,
-                        params={"temperature": None, "max_tokens_param": "max_completion_tokens",
-                                "reasoning_effort": "medium"})
-    r = judge.complete(verdict_request(max_tokens=256))
-    assert r.status == "ok" and r.text == "" and r.meta["finish_reason"] == "length"
-    assert r.reasoning_tokens == r.output_tokens == 256
-    assert parse_verdict(r.text).status == "unparsed"
 
 
 def test_openai_logprobs_become_label_probs(fault_server, keys, sleeps):
@@ -322,46 +295,6 @@ def test_concurrent_calls_share_one_client(fault_server, keys, sleeps):
                                                               for i in range(16)]
     assert elapsed < 16 * 0.2 / 2  # calls overlapped
     assert len(fault_server.counts_by_body()) == 16  # no call sent twice
-
-
-# ---- Anthropic -------------------------------------------------------------------------------
-
-def test_anthropic_lifts_system_prompt_and_reads_usage(fault_server, keys, sleeps):
-    judge = anthropic_judge(fault_server, sleeps)
-    r = judge.complete(verdict_request("A", max_tokens=64))
-    sent = fault_server.requests[-1]
-    assert sent.path == "/v1/messages"
-    assert sent.json["system"] == SYSTEM
-    assert [m["role"] for m in sent.json["messages"]] == ["user"]
-    assert sent.json["max_tokens"] == 64 and sent.json["temperature"] == 0
-    assert sent.json["model"] == "claude-sonnet-4-6"
-    assert r.status == "ok" and json.loads(r.text)["winner"] == "A"
-    assert r.model_returned == "claude-sonnet-4-6-2025-01-01"
-    assert r.input_tokens > 0 and r.output_tokens > 0 and r.meta["stop_reason"] == "end_turn"
-    assert FAKE_KEY in (sent.headers.get("x-api-key", "") + sent.headers.get("authorization", ""))
-
-
-def test_anthropic_overloaded_and_rate_limited_then_ok(fault_server, keys, sleeps):
-    judge = anthropic_judge(fault_server, sleeps)
-    fault_server.script(["529", {"kind": "429", "retry_after": "3"}])
-    r = judge.complete(verdict_request("B"))
-    assert r.status == "ok" and r.attempts == 3 and sleeps[1] == 3.0
-    assert [e["status_code"] for e in r.meta["retry_log"]] == [529, 429]
-
-
-def test_anthropic_gives_up_after_max_attempts(fault_server, keys, sleeps):
-    judge = anthropic_judge(fault_server, sleeps, max_attempts=2)
-    fault_server.script(["500", "500", "500"])
-    r = judge.complete(verdict_request())
-    assert r.status == "failed" and r.attempts == 2 and fault_server.count() == 2
-    assert fault_server.pending_faults() == 1
-
-
-def test_anthropic_rejects_roles_the_messages_api_lacks(keys):
-    judge = AnthropicJudge("c", "claude-sonnet-4-6", LOCAL)
-    bad = Request(messages=(("tool", "x"),), template="t", template_version="1")
-    with pytest.raises(ValueError, match="roles \\['tool'\\]"):
-        judge.complete(bad)
 
 
 # ---- the retry policy on its own ------------------------------------------------------------

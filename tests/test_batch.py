@@ -58,36 +58,6 @@ def test_batch_round_trip_gives_verdicts_and_failed_lines(fault_server, judges, 
     assert "Internal server error" in failed.error
 
 
-def test_openai_batch_uploads_the_same_bodies_complete_would_send(fault_server, judges):
-    judge = judges["openai"]
-    requests = [req("A"), req("B")]
-    submit_batch(judge, requests + [requests[0]])  # a duplicate is sent once
-    upload = next(r for r in fault_server.requests if r.path == "/v1/files")
-    assert b'name="purpose"' in upload.body and b"batch" in upload.body
-    (file_bytes,) = fault_server.files.values()
-    lines = [json.loads(x) for x in file_bytes.decode().splitlines()]
-    assert len(lines) == 2
-    for line, r in zip(lines, requests):
-        assert line["custom_id"] == custom_id_for(judge, r)
-        assert line["method"] == "POST" and line["url"] == "/v1/chat/completions"
-        assert line["body"] == judge.request_body(r)
-        assert line["body"]["response_format"] == {"type": "json_object"}
-    created = next(r for r in fault_server.requests if r.path == "/v1/batches")
-    assert created.json["endpoint"] == "/v1/chat/completions"
-    assert created.json["completion_window"] == "24h"
-
-
-def test_anthropic_batch_keeps_system_prompt_apart(fault_server, judges):
-    judge = judges["anthropic"]
-    submit_batch(judge, {"item-1": req("A")})
-    created = next(r for r in fault_server.requests if r.path == "/v1/messages/batches")
-    (entry,) = created.json["requests"]
-    assert entry["custom_id"] == "item-1"
-    assert entry["params"]["system"] == "Judge fairly."
-    assert [m["role"] for m in entry["params"]["messages"]] == ["user"]
-    assert entry["params"]["temperature"] == 0
-
-
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_collect_before_the_batch_is_done_is_an_error(fault_server, judges, provider):
     fault_server.batch_polls_to_complete = 100

@@ -11,11 +11,12 @@ import pytest
 
 from tjb_lib.judges import provider as provider_registry
 from tjb_lib.judges.base import Judge
-from tjb_lib.judges.catalog import JUDGES, base_url_env, build, describe, get_judge, resolve
+from tjb_lib.judges.catalog import base_url_env, build, describe, get_judge, judges, resolve
 from tjb_lib.judges.endpoints import COMPATIBLE_KEY_ENV
 from tjb_lib.judges.provider import JudgeSpec, Provider, get, registered
 from tjb_lib.records import Request, Response
 
+JUDGES = judges()
 REPO = Path(__file__).resolve().parent.parent
 #: the paper's judges (its Table A7), which the catalog must hold whatever else it holds
 PAPER_JUDGES = ("gpt-5.5", "claude-sonnet-4-6", "deepseek-v4-flash", "Qwen2.5-14B-Instruct-AWQ",
@@ -147,7 +148,8 @@ def test_local_open_weight_judges_without_cuda_stop_before_a_run_and_point_to_vl
         pytest.skip("checks the refusal on a machine without CUDA")
     from tjb_lib.judges.base import FatalJudgeError
 
-    with pytest.raises(FatalJudgeError, match="AWQ kernels need CUDA; this machine has none.*base_url"):
+    with pytest.raises(FatalJudgeError, match="AWQ kernels need CUDA; this machine has none.*"
+                                              "base_url"):
         get_judge("Qwen2.5-14B-Instruct-AWQ").check_ready()
     with pytest.raises(FatalJudgeError, match="gemma-3-12b-it.*CUDA.*base_url"):
         get_judge("gemma-3-12b-it").check_ready()

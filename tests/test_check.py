@@ -8,16 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from tjb_lib.judges.catalog import JUDGES, get_judge
 from tjb_lib.check import probe, probe_request
+from tjb_lib.judges.catalog import get_judge, judges
+from tjb_lib.judges.provider import get
 
 from fault_server import FAKE_KEY, SNAPSHOT_SUFFIX, FaultServer  # noqa: E402
 
+JUDGES = judges()
 REPO = Path(__file__).resolve().parent.parent
 
 
 def _check(server: FaultServer, name: str) -> subprocess.CompletedProcess:
-    url = server.anthropic_url if JUDGES[name].backend == "anthropic" else server.openai_url
+    url = server.url_for(get(JUDGES[name].provider))
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     return subprocess.run([sys.executable, "-m", "tjb_lib", "check", "--judge", name,
                            "--base-url", url, "--pairs", "2"], capture_output=True, text=True,

@@ -25,15 +25,18 @@ from tjb_lib.judges.provider import JudgeSpec, get, registered
 #: the provider of a name the catalog lacks, served at a given base URL
 SERVED = "vllm"
 
-JUDGES: dict[str, JudgeSpec] = {s.name: s for p in registered().values() for s in p.judges}
+def judges() -> dict[str, JudgeSpec]:
+    """Every catalog judge by name, as the registered providers declare them."""
+    return {s.name: s for p in registered().values() for s in p.judges}
 
 
 def find_spec(name: str) -> JudgeSpec:
     """The catalog entry for ``name`` (case-insensitive); ValueError lists the known names."""
-    for key, spec in JUDGES.items():
+    known = judges()
+    for key, spec in known.items():
         if key.lower() == name.lower():
             return spec
-    raise ValueError(f"unknown judge {name!r}; known judges: {', '.join(JUDGES)} "
+    raise ValueError(f"unknown judge {name!r}; known judges: {', '.join(known)} "
                      f"(or give base_url= for any OpenAI-compatible endpoint)")
 
 

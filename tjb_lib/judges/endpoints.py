@@ -3,8 +3,8 @@
 A provider's key goes only to that provider's own host, whatever the environment says: the
 OpenAI and Anthropic SDKs read ``OPENAI_BASE_URL`` / ``ANTHROPIC_BASE_URL`` when no base URL is
 given, so every API judge here passes its endpoint explicitly, and a registered provider's key
-variable is refused for any host but its endpoint's (``provider_hosts``). Other endpoints (a vLLM server, a proxy) use
-``OPENAI_COMPATIBLE_API_KEY``; a server on this machine needs none.
+variable is refused for any host but its endpoint's (``provider_hosts``). Other endpoints (a
+vLLM server, a proxy) use ``OPENAI_COMPATIBLE_API_KEY``; a server on this machine needs none.
 
 The endpoint actually called is part of each judge's identity (so replies from a proxy or an
 emulator are never filed as the provider's) and of the run metadata. A base URL that cannot be

@@ -116,7 +116,7 @@ class Provider:
     backend: str                  # recorded in each judge's identity, so in its store keys
     build: Callable[..., "Judge"]  # build(spec, provider, **overrides) -> Judge
     base_url: str | None = None   # its endpoint; None: the caller must give one
-    key_env: str | None = None    # the variable holding its key; the key goes only to base_url's host
+    key_env: str | None = None    # the variable of its key, which goes only to base_url's host
     sdk: str | None = None        # the SDK module its calls go through (version in the metadata)
     rules: tuple[Rule, ...] = ()
     batch: bool = False           # has a batch API (``--batch``)
