@@ -1,7 +1,8 @@
 """Candidate substance from real records: final answer, gold evidence, reasoning.
 
 HotpotQA: the gold supporting sentences, grouped into hops (one hop per supporting title), and
-one reasoning step per hop. FinQA: the gold table/text lines and the gold program steps.
+one reasoning step per hop. FinQA: the gold table/text lines, cleaned of dataset residue, and
+one sentence per gold program step saying what its numbers are (``finqa_voice``).
 HumanEval: the canonical (or mutated) completion with the docstring's first paragraph as
 evidence. Items whose text already contains display syntax are refused (``is_clean``), so a
 plain side never carries an artifact.
@@ -14,6 +15,8 @@ import re
 
 from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
 from tjb_lib.pairs import voice
+from tjb_lib.pairs.filing import clean_line, figures, residue
+from tjb_lib.pairs.finqa_voice import arg_text, op_name, step_sentences
 from tjb_lib.pairs.render import Candidate, Evidence
 from tjb_lib.pairs.strip import detect_artifacts
 
@@ -162,26 +165,11 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
 
 # ----------------------------------------------------------------------------- FinQA
 
-_OPS = {"add": "{a} + {b} = {r}", "minus": "{a} - {b} = {r}", "subtract": "{a} - {b} = {r}",
-        "multiply": "{a} × {b} = {r}", "divide": "{a} / {b} = {r}", "exp": "{a} ^ {b} = {r}",
-        "greater": "{a} is greater than {b}: {r}", "compare_larger": "{a} is greater than {b}: {r}"}
 _ARITH = {"add": lambda a, b: a + b, "minus": lambda a, b: a - b, "subtract": lambda a, b: a - b,
           "multiply": lambda a, b: a * b, "divide": lambda a, b: a / b, "exp": lambda a, b: a ** b}
 _COMPARE = ("greater", "compare_larger")
 _NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+")
-
-
-def op_name(step: FinQAStep) -> str:
-    m = re.match(r"([a-z_]+?)(?:\d+-\d+)?$", step.op)
-    return m.group(1) if m else step.op
-
-
-def _arg(arg: str, steps: tuple[FinQAStep, ...]) -> str:
-    if re.fullmatch(r"#\d+", arg):
-        return steps[int(arg[1:])].res
-    if arg.startswith("const_"):
-        return arg[len("const_"):].replace("m", "-")
-    return arg
+FINQA_CLOSING = 0.2      # the share of FinQA candidates that end on a closing line
 
 
 def number(text: str) -> float | None:
@@ -213,25 +201,36 @@ def operand(arg: str, values: list[float | str], steps: tuple[FinQAStep, ...]) -
     if re.fullmatch(r"#\d+", arg):
         v = values[int(arg[1:])]
         return v if isinstance(v, float) else None
-    return number(_arg(arg, steps))
+    return number(arg_text(arg, steps))
 
 
-def program_values(item: FinQAItem) -> list[float | str]:
-    """Every step's result recomputed from its operands ("yes"/"no" for comparisons); raises
-    ValueError naming the step that cannot be recomputed or does not reproduce its printed
-    result."""
+def step_value(i: int, steps: tuple[FinQAStep, ...], values: list[float | str]) -> float | str:
+    """Step i's result from its operands and the earlier results ``values`` ("yes"/"no" for a
+    comparison); raises ValueError when it cannot be computed."""
+    st = steps[i]
+    op = op_name(st)
+    if op not in _ARITH and op not in _COMPARE:
+        raise ValueError(f"a table operation ({op}), not recomputable from its operands")
+    a, b = (operand(x, values, steps) for x in (st.arg1, st.arg2))
+    if a is None or b is None:
+        raise ValueError("a non-numeric operand")
+    if op in _COMPARE:
+        return "yes" if a > b else "no"
+    try:
+        result = _ARITH[op](a, b)
+    except (ZeroDivisionError, OverflowError):
+        raise ValueError("a step that cannot be computed") from None
+    if isinstance(result, complex):                 # a negative base to a fractional power
+        raise ValueError("a step that cannot be computed")
+    return float(result)
+
+
+def evaluate(steps: tuple[FinQAStep, ...]) -> list[float | str]:
+    """Every step's result recomputed from its operands; raises ValueError naming the step that
+    cannot be recomputed or does not reproduce its printed result."""
     values: list[float | str] = []
-    for i, st in enumerate(item.steps):
-        op = op_name(st)
-        if op not in _ARITH and op not in _COMPARE:
-            raise ValueError(f"a table operation ({op}), not recomputable from its operands")
-        a, b = (operand(x, values, item.steps) for x in (st.arg1, st.arg2))
-        if a is None or b is None:
-            raise ValueError("a non-numeric operand")
-        try:
-            value = ("yes" if a > b else "no") if op in _COMPARE else float(_ARITH[op](a, b))
-        except (ZeroDivisionError, OverflowError):
-            raise ValueError("a step that cannot be computed") from None
+    for i, st in enumerate(steps):
+        value = step_value(i, steps, values)
         if not _shows(st.res, value):
             raise ValueError("the program does not reproduce a printed result")
         values.append(value)
@@ -243,37 +242,22 @@ def finqa_check(item: FinQAItem) -> str | None:
 
     The sanity filter every FinQA split applies: the answer is the last step's result, the
     program recomputed from its operands reproduces every printed step result (so the answer
-    too), and every line is clean. A record whose program does not reproduce its own answer is
-    never used.
+    too), and every gold line is free of dataset residue once cleaned and of display syntax.
+    A record whose program does not reproduce its own answer is never used.
     """
     if not item.steps or not item.gold_inds or not item.answer.strip():
         return "no program, gold lines or answer"
     if item.answer.strip() != item.steps[-1].res.strip():
         return "answer is not the last program step's result"
     try:
-        program_values(item)
+        evaluate(item.steps)
     except ValueError as e:
         return str(e)
+    if any(residue(clean_line(text)) for _, text in item.gold_inds):
+        return "dataset residue in a gold line"
     if not is_clean(finqa_candidate(item)):
         return "display syntax in a gold line"
     return None
-
-
-def finqa_step_text(i: int, steps: tuple[FinQAStep, ...]) -> str:
-    st = steps[i]
-    template = _OPS.get(op_name(st), st.op + "({a}, {b}) = {r}")
-    return " ".join(template.format(a=_arg(st.arg1, steps), b=_arg(st.arg2, steps),
-                                    r=st.res).split())
-
-
-def depends_on(item: FinQAItem, i: int) -> set[int]:
-    """Step i and every later step that uses its result, directly or through another step."""
-    out = {i}
-    for j in range(i + 1, len(item.steps)):
-        st = item.steps[j]
-        if any(f"#{k}" in (st.arg1, st.arg2) for k in out):
-            out.add(j)
-    return out
 
 
 def filing_title(item: FinQAItem) -> str:
@@ -289,27 +273,37 @@ def finqa_evidence(item: FinQAItem) -> tuple[Evidence, ...]:
     for key, text in item.gold_inds:
         kind, _, idx = key.partition("_")
         loc = f"table row {idx}" if kind == "table" else f"text line {idx}"
-        out.append(Evidence(text=text.strip(), source=filing_title(item), locator=loc,
+        out.append(Evidence(text=clean_line(text), source=filing_title(item), locator=loc,
                             sid=f"{kind}:{idx}"))
     return tuple(out)
 
 
+def finqa_steps(item: FinQAItem, r: random.Random,
+                steps: tuple[FinQAStep, ...] | None = None) -> tuple[str, ...]:
+    """One sentence per step of ``steps`` (default: the gold program), saying what its
+    numbers are; the phrasings are drawn by ``r`` in step order, one draw per step."""
+    return step_sentences(steps or item.steps, figures(item.gold_inds), r)
+
+
 def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
                     omit: frozenset[int] | set[int] = frozenset(),
-                    answer: str | None = None) -> Candidate:
-    """Answer, gold lines, the gold program's steps as equations (those in ``omit`` left out)
-    and a closing line drawn by ``r`` that states ``answer`` (default: the gold answer)."""
+                    answer: str | None = None,
+                    steps: tuple[FinQAStep, ...] | None = None) -> Candidate:
+    """Answer, cleaned gold lines, one sentence per program step (those in ``omit`` left
+    out) and, drawn by ``r``, sometimes a closing line stating ``answer`` (default: the gold
+    answer). ``steps`` replaces the gold program (a conflict's wrong derivation); every
+    phrasing is drawn before anything is left out, so both sides of a pair share them."""
     r = r or random.Random(f"voice:{item.id}")
     ans = (answer or item.answer).strip()
-    steps = tuple(f"{finqa_step_text(i, item.steps)}." for i in range(len(item.steps))
-                  if i not in omit)
+    said = finqa_steps(item, r, steps)
+    kept = tuple(s for i, s in enumerate(said) if i not in omit)
     return Candidate(answer=ans, evidence=finqa_evidence(item),
-                     reasoning=steps + voice.closing(r, ans, 1.0))
+                     reasoning=kept + voice.closing(r, ans, FINQA_CLOSING))
 
 
 def finqa_task(item: FinQAItem) -> str:
-    lines = "\n".join(f"- {t.strip()}" for _, t in item.gold_inds)
-    return f"{item.question}\n\nFrom {filing_title(item)}:\n{lines}"
+    lines = "\n".join(f"- {clean_line(t)}" for _, t in item.gold_inds)
+    return f"{clean_line(item.question)}\n\nFrom {filing_title(item)}:\n{lines}"
 
 
 # ----------------------------------------------------------------------------- HumanEval

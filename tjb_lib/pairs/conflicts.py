@@ -3,25 +3,35 @@
 50 pairs per domain (HotpotQA multi-hop, FinQA numeric, HumanEval short code), 25 clear (plain
 correct, cited wrong under the citation display: gold plain) and 25 reverse (cited correct,
 plain wrong: gold cited). The wrong answer has the gold answer's type, so the conflict is not
-won by type alone: yes/no flipped, the other option of a comparison, a date of the same form,
-a year, a number with the same unit, an entity of the same kind (a person for a person) from
-another paragraph; for FinQA a wrong figure of the same unit and scale (never the answer in
-another unit); for HumanEval a one-token mutant of the canonical solution that fails the
-problem's own tests when run in a subprocess. The wrong side states its wrong answer wherever
-the correct side states the right one; evidence and everything else are shared.
+won by type alone, and a checked rule says so for every pair (``hotpot_answer_problems``,
+``finqa_answer_problems``): yes/no flipped, the other option the question offers, a date of the
+same form, a year, a number with the same unit, an entity of the same kind (a person for a
+person) from another paragraph; for FinQA a wrong figure of the same unit and scale (never the
+answer in another unit), reached by a wrong reading carried through every step; for HumanEval a
+one-token mutant of the canonical solution that fails the problem's own tests when run in a
+subprocess. HotpotQA items whose own evidence contradicts their gold answer are not used
+(``gold_contradiction``). The wrong side states its wrong answer wherever the correct side states
+the right one (a FinQA wrong side also shows the figures that lead to it); evidence and
+everything else are shared.
 """
 from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
-from tjb_lib.data import FinQAItem, HotpotItem, HumanEvalProblem
-from tjb_lib.pairs.candidates import (finqa_candidate, finqa_task, hops,
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
+from tjb_lib.pairs.candidates import (evaluate, finqa_candidate, finqa_task, hop_sentences, hops,
                                       hotpot_candidate, humaneval_candidate, is_clean, number,
-                                      op_name, operand, program_values, short_name)
+                                      op_name, short_name, step_value)
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
+from tjb_lib.pairs.filing import figures, value
+from tjb_lib.pairs.finqa_voice import arg_text, operands
 from tjb_lib.pairs.execute import failing_mutant, run_tests
 from tjb_lib.pairs.render import MECHANICAL_CUES, Candidate, render
 from tjb_lib.records import Pair
@@ -46,7 +56,16 @@ _KIND_CUT = re.compile(r"\s+(?:of|in|from|that|which|who|whose|located|based|by|
                        r"owned|and|to|starring|developed|published|set|where)\b.*")
 
 
+_LIST_PAGE = re.compile(r"^(?:lists? of|timeline of|index of|outline of|glossary of)\b"
+                        r"|\(disambiguation\)", re.I)
+# Lower-case words that may sit inside a name ("Battle of Guam", "Mahbub ul Haq").
+_NAME_JOINERS = frozenset("of the and de del della da do dos du la le van von der den y ul al el "
+                          "bin ibn di & st.".split())
+
+
 def _norm(text: str) -> str:
+    """Lower-case words, accents and marks off ("ibnʿArabī" and "Ibn Arabi" alike)."""
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
@@ -65,38 +84,181 @@ def _paragraph_kinds(item: HotpotItem) -> dict[str, str | None]:
     return {t: entity_kind(sents[0]) if sents else None for t, sents in item.context}
 
 
-def _compared_options(item: HotpotItem) -> list[str]:
-    """The two options of "…, X or Y?" in a comparison question."""
-    m = re.search(r"(?:,|:|\bfirst|\bolder|\byounger)?\s*([^,:?]+?)\s+or\s+([^,?]+?)\s*\?\s*$",
-                  item.question)
-    return [o.strip() for o in m.groups()] if m else []
+def _name_tail(text: str) -> str:
+    """The name a clause ends on: "who is younger Keith Bostic" -> "Keith Bostic"."""
+    words = text.split()
+    start = len(words)
+    while start and (words[start - 1][:1].isupper() or words[start - 1][:1].isdigit()
+                     or words[start - 1].lower() in _NAME_JOINERS):
+        start -= 1
+    while start < len(words) and words[start].lower() in _NAME_JOINERS - {"the"}:
+        start += 1
+    return " ".join(words[start:])
+
+
+def question_options(question: str) -> list[str]:
+    """The two options a question offers ("…, X or Y?", "Which mall, X or Y, has …?"), or []."""
+    q = question.strip()
+    at = q.rfind(" or ")
+    if at < 0:
+        return []
+    left, right = q[:at], q[at + 4:]
+    cut = max(left.rfind(c) for c in ",:;")
+    left = left[cut + 1:].strip() if cut >= 0 else _name_tail(left)
+    right = re.match(r"[^,?;:]*", right).group(0).strip()
+    words = right.split()
+    if any(w[:1].isupper() for w in words):            # "Y older" -> "Y"
+        while words and not words[-1][:1].isupper() and not words[-1][:1].isdigit():
+            words.pop()
+    right = " ".join(words)
+    return [left, right] if left and right else []
 
 
 def _same_option(a: str, b: str) -> bool:
     x, y = set(_norm(a).split()) - {"the"}, set(_norm(b).split()) - {"the"}
-    return bool(x) and bool(y) and (x <= y or y <= x)
+    return (bool(x) and bool(y) and (x <= y or y <= x)) or \
+        (bool(x) and _norm(a).replace(" ", "") == _norm(b).replace(" ", ""))
+
+
+def _options(item: HotpotItem) -> list[str]:
+    """The options a question offers; for a comparison that names none, its compared titles."""
+    options = question_options(item.question)
+    if not any(_same_option(o, item.answer) for o in options) and item.type == "comparison":
+        options = [short_name(h) for h in hops(item)]
+    return options
+
+
+def _title_of(item: HotpotItem, name: str) -> str | None:
+    return next((t for t, _ in item.context if _norm(short_name(t)) == _norm(name)), None)
+
+
+def hotpot_answer_problems(item: HotpotItem, wrong: str) -> list[str]:
+    """Why ``wrong`` is not a wrong answer of the gold answer's type (empty: it is one).
+
+    yes/no for yes/no; the other option where the question offers two ("…, X or Y?"), never a
+    third entity; a date of the gold's form, a year for a year, a number of the same unit and
+    number of digits; otherwise the title of another paragraph of the item whose entity is of
+    the gold's kind (a person for a person, a mall for a mall), never a list page.
+    """
+    gold, w = item.answer.strip(), wrong.strip()
+    if not w or _norm(w) == _norm(gold):
+        return ["the wrong answer is empty or the gold answer"]
+    if gold.lower() in ("yes", "no") or w.lower() in ("yes", "no"):
+        return [] if {gold.lower(), w.lower()} == {"yes", "no"} else ["yes/no against a non-yes/no"]
+    options = _options(item)
+    if any(_same_option(o, gold) for o in options):
+        other = [o for o in options if not _same_option(o, gold)]
+        bare = lambda x: re.sub(r"^the ", "", _norm(x))  # noqa: E731
+        if len(other) != 1 or bare(w) != bare(other[0]):
+            return ["not the other option offered"]
+        return []
+    if item.type == "comparison":
+        return ["a comparison whose gold answer is none of its options"]
+    for form in _DATE_FORMS:
+        if form.fullmatch(gold):
+            return [] if form.fullmatch(w) else ["not a date of the gold's form"]
+    if _YEAR.fullmatch(gold):
+        return [] if _YEAR.fullmatch(w) else ["not a year"]
+    g = _QUANTITY.fullmatch(gold)
+    if g and not _YEAR.fullmatch(g.group(1)):
+        n = _QUANTITY.fullmatch(w)
+        digits = lambda m: len(m.group(1).split(".")[0].replace(",", ""))  # noqa: E731
+        if not n or (n.group(2) or "").strip() != (g.group(2) or "").strip() \
+                or digits(n) != digits(g) or _YEAR.fullmatch(n.group(1)):
+            return ["not a number of the gold's unit and scale"]
+        return []
+    kinds = _paragraph_kinds(item)
+    own, title = _title_of(item, gold), _title_of(item, w)
+    if own is None or kinds[own] is None:
+        return ["the gold answer's kind is unknown"]
+    if title is None or _LIST_PAGE.search(title):
+        return ["not the title of an entity paragraph of the item"]
+    if kinds[title] != kinds[own]:
+        return [f"a {kinds[title]} for a {kinds[own]}"]
+    if _norm(short_name(title)) in _norm(gold) or _norm(gold) in _norm(short_name(title)):
+        return ["a name inside the gold answer's name"]
+    return []
+
+
+# "Who did the Star and Dagger bass player marry?": the description is the subject, the
+# answer the object of the relation asked about.
+_OBJECT_QUESTION = re.compile(r"^(?:who|whom|what|which)(?:\s+\S+){0,2}?\s+(?:did|does|do)\s+"
+                              r"(?P<subject>(?:the|a|an)\s.+?)\s+(?P<verb>[a-z]+)"
+                              r"(?:\s+(?:for|in|with|on|to|at|by))?\s*\??\s*$", re.I)
+_BIRTH_ORDER = re.compile(r"\b(born first|older|younger)\b", re.I)
+_BIRTH_YEAR = re.compile(r"\((?:[^()]*?\b)?(1\d{3}|20\d\d)\b")
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:4] for w in _norm(text).split() if w not in ENGLISH_STOP_WORDS}
+
+
+def gold_contradiction(item: HotpotItem) -> str | None:
+    """Why the item's own evidence contradicts its gold answer (None: it does not).
+
+    Two checks. An object question ("Who did <description> marry?") whose gold answer is the
+    one its own supporting sentences describe: the answer is the subject of the relation, so it
+    cannot also be its object (the Star and Dagger bass player is Sean Yseult; whom she married
+    is another person). A birth-order question ("Who is older, X or Y?") whose supporting
+    sentences give both birth years in the other order.
+    """
+    m = _OBJECT_QUESTION.match(item.question.strip())
+    own = _title_of(item, item.answer.strip().rstrip("."))
+    if m and own in hops(item):
+        said = set().union(*(_stems(s) for s in hop_sentences(item, own)))
+        subject = _stems(m.group("subject"))
+        if subject and subject <= said:
+            return (f"the gold answer {item.answer.strip()!r} is the one the question describes "
+                    f"({m.group('subject')!r}), not the one it asks for")
+    order = _BIRTH_ORDER.search(item.question)
+    options = question_options(item.question)
+    if order and len(options) == 2 and any(_same_option(o, item.answer) for o in options):
+        years = {}
+        for o in options:
+            title = _title_of(item, o)
+            said = hop_sentences(item, title) if title in hops(item) else []
+            found = [f for f in map(_BIRTH_YEAR.search, said) if f]
+            if found:
+                years[o] = int(found[0].group(1))
+        if len(years) == 2 and len(set(years.values())) == 2:
+            want = (min if order.group(1).lower() != "younger" else max)(years, key=years.get)
+            if not _same_option(want, item.answer):
+                return f"the supporting sentences' birth years make {want!r} the answer"
+    return None
 
 
 def hotpot_wrong_answer(item: HotpotItem, r: random.Random) -> tuple[str, str, str] | None:
-    """(wrong answer, kind, where it came from) of the gold answer's own type, or None.
+    """(wrong answer, kind, where it came from) passing ``hotpot_answer_problems``, or None.
 
-    yes/no flipped; the other option of a comparison; a date of the same form, a year, a
-    number with the same unit; an entity of the same kind (a person for a person, a film for a
-    film) from another paragraph. None when the type is unknown: the item is not used.
+    yes/no flipped; the other option the question offers; a date of the same form, a year, a
+    number with the same unit from another paragraph; an entity of the same kind (a person for
+    a person, a film for a film) from another paragraph. None when no such answer exists: the
+    item is not used.
     """
+    found = _hotpot_candidate_answer(item, r)
+    if found is None or hotpot_answer_problems(item, found[0]):
+        return None
+    return found
+
+
+def _hotpot_candidate_answer(item: HotpotItem, r: random.Random) -> tuple[str, str, str] | None:
     ans = item.answer.strip()
     low = ans.lower()
     if low in ("yes", "no"):
         return ("no" if low == "yes" else "yes"), "yes_no", "yes/no polarity flipped"
+    options = _options(item)
+    if any(_same_option(o, ans) for o in options):
+        other = [o for o in options if not _same_option(o, ans)]
+        if len(other) != 1:
+            return None
+        name = other[0]
+        if not low.startswith("the ") and name.lower().startswith("the "):
+            name = name[4:]                            # the gold's form: no article, none added
+        return name, "compared_entity", "the other option the question offers"
+    if item.type == "comparison":
+        return None
     gold_titles = set(hops(item))
     others = [(t, s) for t, s in item.context if t not in gold_titles]
-    if item.type == "comparison":
-        options = _compared_options(item) or [short_name(h) for h in hops(item)]
-        if any(_same_option(o, ans) for o in options):
-            other = [o for o in options if not _same_option(o, ans)]
-            if len(other) == 1:
-                return other[0], "compared_entity", "the other option of the comparison"
-        return None
     for form in _DATE_FORMS:
         if form.fullmatch(ans):
             pool = sorted({(m.group(0), t) for t, sents in others for sent in sents
@@ -131,11 +293,11 @@ def hotpot_wrong_answer(item: HotpotItem, r: random.Random) -> tuple[str, str, s
         return (f"{text} {unit}".strip(), "quantity",
                 "the number off by a third or more, same unit and scale")
     kinds = _paragraph_kinds(item)
-    own = [t for t in kinds if _norm(short_name(t)) == _norm(ans)]
-    kind = kinds[own[0]] if own else None
+    own = _title_of(item, ans)
+    kind = kinds[own] if own else None
     if kind is None:
         return None
-    pool = sorted(short_name(t) for t, _ in others if kinds[t] == kind
+    pool = sorted(short_name(t) for t, _ in others if kinds[t] == kind and not _LIST_PAGE.search(t)
                   and _norm(short_name(t)) != _norm(ans)
                   and _norm(short_name(t)) not in _norm(ans) and _norm(ans) not in _norm(short_name(t)))
     if not pool:
@@ -146,52 +308,145 @@ def hotpot_wrong_answer(item: HotpotItem, r: random.Random) -> tuple[str, str, s
 
 def _printed(value: float, like: str) -> str:
     """``value`` printed like the answer ``like``: its decimals, thousands commas and % sign."""
-    m = re.search(r"-?\d[\d,]*(?:\.(\d+))?", like)
-    decimals = len(m.group(1)) if m and m.group(1) else 0
-    text = f"{value:,.{decimals}f}" if m and "," in m.group(0) else f"{value:.{decimals}f}"
+    m = re.search(r"\.(\d+)", like)
+    decimals = len(m.group(1)) if m else 0
+    text = f"{value:,.{decimals}f}" if "," in like else f"{value:.{decimals}f}"
     return text + ("%" if like.strip().endswith("%") else "")
 
 
-def finqa_wrong_answer(item: FinQAItem, r: random.Random) -> tuple[str, str, str] | None:
-    """(wrong answer, kind, where it came from): a wrong figure of the answer's unit and scale.
+# ----------------------------------------------------------------------------- FinQA wrong answers
 
-    Candidates, in order: an intermediate result of the program, the last operation with its
-    operands swapped, and a nearby figure. A candidate is printed like the answer and kept
-    only when it is not the answer in another unit or sign (x 100, x 1000, their inverses,
-    negation) and is within a factor of five of it.
+def finqa_answer_problems(gold: str, wrong: str) -> list[str]:
+    """Why ``wrong`` is not a wrong answer of the gold answer's type (empty: it is one).
+
+    yes/no for yes/no; otherwise a number printed like the gold answer (the same decimals, a
+    percentage for a percentage), of the same sign, within a factor of five of it, and not the
+    gold answer in another unit (x 100, x 1000 or their inverses).
     """
-    ans = item.answer.strip()
-    if ans.lower() in ("yes", "no"):
-        return ("no" if ans.lower() == "yes" else "yes"), "yes_no", "yes/no polarity flipped"
-    values = program_values(item)
-    gold, shown = values[-1], number(ans)
-    if not isinstance(gold, float) or shown is None or gold == 0:
+    g, w = gold.strip(), wrong.strip()
+    if g.lower() in ("yes", "no") or w.lower() in ("yes", "no"):
+        return [] if {g.lower(), w.lower()} == {"yes", "no"} else ["yes/no against a non-yes/no"]
+    gv, wv = number(g), number(w)
+    if gv is None or wv is None or gv == 0:
+        return ["not a number, or a gold answer of zero"]
+    decimals = lambda x: len(x.split(".")[1].rstrip("%")) if "." in x else 0  # noqa: E731
+    problems = []
+    if g.endswith("%") != w.endswith("%") or decimals(g) != decimals(w):
+        problems.append("printed unlike the gold answer")
+    ratio = abs(wv / gv)
+    if _norm(w) == _norm(g) or wv == gv:
+        problems.append("the gold answer")
+    if (wv > 0) != (gv > 0):
+        problems.append("the other sign")
+    if not 0.2 <= ratio <= 5:
+        problems.append("off by more than a factor of five")
+    if any(abs(ratio - k) <= 0.01 * k for k in (1, 100, 0.01, 1000, 0.001)):
+        problems.append("the gold answer in another unit")
+    return problems
+
+
+def _print_like(value: float | str, like: str, gold: float | str) -> str:
+    """A recomputed step result printed like the gold step's result ``like`` (value ``gold``)."""
+    if isinstance(value, str):
+        return value
+    m = re.search(r"-?\d[\d,]*(?:\.\d+)?", like)
+    shown = float(m.group(0).replace(",", "")) if m else 0.0
+    percent = isinstance(gold, float) and abs(shown - gold * 100) < abs(shown - gold)
+    scale = 100.0 if percent else 1.0
+    return _printed(value * scale, like)
+
+
+def _rederive(item: FinQAItem, steps: tuple[FinQAStep, ...]) -> tuple[FinQAStep, ...] | None:
+    """``steps`` (the gold program with one change) with every result recomputed and printed
+    like the gold program's, or None when they cannot be computed or do not reproduce."""
+    gold = evaluate(item.steps)
+    values: list[float | str] = []
+    out = list(steps)
+    for i in range(len(out)):
+        try:
+            v = step_value(i, tuple(out), values)
+        except ValueError:
+            return None
+        if v != gold[i]:                    # a step the change reaches: printed anew
+            out[i] = replace(out[i], res=_print_like(v, item.steps[i].res, gold[i]))
+        values.append(v)
+    try:
+        evaluate(tuple(out))
+    except ValueError:
         return None
-    shown = shown * 100 if ans.endswith("%") else shown     # number() reads "56%" as 0.56
-    scale = 100.0 if abs(shown - gold * 100) < abs(shown - gold) else 1.0
-    candidates: list[tuple[float, str, str]] = []
-    for i in range(len(values) - 2, -1, -1):
-        if isinstance(values[i], float):
-            candidates.append((values[i], "intermediate_step", f"the result of program step {i + 1}"))
-    last = item.steps[-1]
-    if op_name(last) in ("divide", "minus", "subtract"):
-        a, b = (operand(x, values, item.steps) for x in (last.arg1, last.arg2))
-        if a is not None and b is not None and a != 0:
-            swapped = b / a if op_name(last) == "divide" else b - a
-            candidates.append((swapped, "swapped_operands", "the last operation with its "
-                               "operands swapped"))
-    delta = r.choice((-0.45, -0.35, -0.25, 0.25, 0.35, 0.45))
-    candidates.append((gold * (1 + delta), "nearby_figure", f"the answer off by {delta:+.0%}"))
-    for value, kind, source in candidates:
-        text = _printed(value * scale, ans)
-        w, g = number(text), number(ans)
-        if not w or _norm(text) == _norm(ans) or (w > 0) != (g > 0):
-            continue
-        ratio = abs(w / g)
-        if 0.2 <= ratio <= 5 and all(abs(ratio - k) > 0.01 * k
-                                     for k in (1, 100, 0.01, 1000, 0.001)):
-            return text, kind, source
+    return tuple(out)
+
+
+def _misreadings(item: FinQAItem) -> list[tuple[tuple[FinQAStep, ...], str, str]]:
+    """The gold program with one figure it reads replaced by another of the same table row (the
+    same measure in another period) or of the same sentence: (program, kind, what changed)."""
+    figs, steps = figures(item.gold_inds), item.steps
+    read = {abs(value(arg_text(a, steps)) or 0) for s in steps for a in (s.arg1, s.arg2)
+            if not a.startswith("#")}
+    out, seen = [], set()
+    for i, st in enumerate(steps):
+        for arg, o in zip((st.arg1, st.arg2), operands(i, steps, figs)):
+            f = o.figure
+            if f is None or arg in seen:
+                continue
+            seen.add(arg)
+            if f.quote is None:
+                alts = [g for g in figs if g.line == f.line and g.quote is None
+                        and g.measure == f.measure and g.period != f.period]
+            else:
+                alts = [g for g in figs if g.line == f.line and g.quote is not None
+                        and g.unit == f.unit
+                        and bool(_YEAR.fullmatch(g.printed)) == bool(_YEAR.fullmatch(f.printed))]
+            flip = value(arg) == -f.number != 0        # the program reads a magnitude
+            for g in alts:
+                if abs(g.number) == abs(f.number) or abs(g.number) in read:
+                    continue                        # a figure the program reads anyway
+                text = (g.printed.lstrip("-") if flip and g.number < 0 else
+                        "-" + g.printed if flip else g.printed)
+                text += "%" if arg.endswith("%") else ""
+                changed = tuple(replace(s, arg1=text if s.arg1 == arg else s.arg1,
+                                        arg2=text if s.arg2 == arg else s.arg2) for s in steps)
+                where = f"another figure of the same {'row' if f.quote is None else 'sentence'}"
+                out.append((changed, "misread_figure", f"{arg} read as {text}, {where}"))
+    return out
+
+
+def _wrong_base(item: FinQAItem) -> list[tuple[tuple[FinQAStep, ...], str, str]]:
+    """A change divided by the later figure instead of the earlier one (the base)."""
+    steps = item.steps
+    last = steps[-1]
+    k = re.fullmatch(r"#(\d+)", last.arg1)
+    if op_name(last) != "divide" or not k:
+        return []
+    change = steps[int(k.group(1))]
+    if op_name(change) not in ("minus", "subtract") or change.arg2 != last.arg2:
+        return []
+    return [(steps[:-1] + (replace(last, arg2=change.arg1),), "wrong_base",
+             "the change divided by the later figure instead of the base")]
+
+
+def finqa_wrong_answer(item: FinQAItem, r: random.Random
+                       ) -> tuple[str, str, str, tuple[FinQAStep, ...]] | None:
+    """(wrong answer, kind, where it came from, the program that derives it), or None.
+
+    The wrong side makes a mistake a reader could make and carries it through: it reads
+    another figure of the same table row or sentence in place of one the program reads, or
+    divides a change by the later figure instead of the base. Every step is recomputed, so the
+    wrong side's arithmetic is right and only its reading is wrong; the answer it reaches
+    passes ``finqa_answer_problems``.
+    """
+    options = _misreadings(item) + _wrong_base(item)
+    r.shuffle(options)
+    for steps, kind, source in options:
+        derived = _rederive(item, steps)
+        if derived is not None and not finqa_answer_problems(item.answer, derived[-1].res):
+            return derived[-1].res, kind, source, derived
     return None
+
+
+def program_text(steps: tuple[FinQAStep, ...]) -> str:
+    """A program written as FinQA writes one: "subtract(5829, 5735), divide(#0, 5735)"."""
+    return ", ".join(f"{s.op}({s.arg1}, {s.arg2})" for s in steps)
 
 
 # ----------------------------------------------------------------------------- one pair
@@ -214,9 +469,12 @@ def _direction(k: int) -> str:
 
 
 def hotpot_conflicts(items: list[HotpotItem], seed: int) -> list[Pair]:
-    """The first PER_DOMAIN items (in the given order) with a wrong answer of the gold's type."""
+    """The first PER_DOMAIN items (in the given order) whose evidence does not contradict their
+    gold answer (``gold_contradiction``) and that have a wrong answer of the gold's type."""
     out: list[Pair] = []
     for item in items:
+        if gold_contradiction(item):
+            continue
         wrong = hotpot_wrong_answer(item, rng(seed, SPLIT, item.id))
         if wrong is None:
             continue
@@ -236,15 +494,15 @@ def hotpot_conflicts(items: list[HotpotItem], seed: int) -> list[Pair]:
 
 
 def finqa_conflicts(items: list[FinQAItem], seed: int) -> list[Pair]:
-    """The first PER_DOMAIN items (in the given order) with a wrong figure of the answer's
-    unit and scale."""
+    """The first PER_DOMAIN items (in the given order) with a wrong derivation whose answer has
+    the gold answer's type."""
     out: list[Pair] = []
     for item in items:
         wrong = finqa_wrong_answer(item, rng(seed, SPLIT, item.id))
         if wrong is None:
             continue
         correct = finqa_candidate(item, rng(seed, "voice", item.id))
-        bad = finqa_candidate(item, rng(seed, "voice", item.id), answer=wrong[0])
+        bad = finqa_candidate(item, rng(seed, "voice", item.id), answer=wrong[0], steps=wrong[3])
         if not is_clean(bad):
             continue
         out.append(_pair("finqa", item.id, _direction(len(out)), finqa_task(item), correct, bad,
@@ -253,7 +511,8 @@ def finqa_conflicts(items: list[FinQAItem], seed: int) -> list[Pair]:
                           "wrong_answer_source": wrong[2],
                           "correct_reasoning": list(correct.reasoning),
                           "wrong_reasoning": list(bad.reasoning),
-                          "program": item.program, "finqa_file": item.file}))
+                          "program": item.program, "wrong_program": program_text(wrong[3]),
+                          "finqa_file": item.file}))
         if len(out) == PER_DOMAIN:
             return out
     raise ValueError(f"only {len(out)} FinQA items have a wrong figure of the answer's type")

@@ -11,17 +11,20 @@ rule every pair passes (items that fail are not used): the kept evidence never n
 omitted entity, a bridge question does not name the kept hop's entity itself, the kept
 evidence states the answer, and a weakening sentence names neither the kept entity nor the
 answer (target quality_moderate, gold plain).
-moderate_finqa: same answer and the same gold lines; the cited side leaves out the step that
-computes the denominator, divides by the base quantity, or converts units, and every later
-step that would show its result, so it goes from the inputs to the final figure
-(target quality_moderate, gold plain).
+moderate_finqa: same answer and the same gold lines, from programs of two or more steps; the
+cited side leaves out one intermediate step (the denominator of a later division, else the
+earliest quantity computed from the filing that a later step uses) and nothing else, so the
+later steps still show their arithmetic and the omitted result appears in them underived, as
+in an answer that skipped a step (``omission_problems``; target quality_moderate, gold plain).
 """
 from __future__ import annotations
 
 from tjb_lib.data import FinQAItem, HotpotItem
-from tjb_lib.pairs.candidates import (answer_hop, bridge_hop, depends_on, finqa_candidate,
-                                      finqa_step_text, finqa_task, hop_sentences, hops,
-                                      hotpot_candidate, mentions, op_name, short_name)
+from tjb_lib.pairs.candidates import (answer_hop, bridge_hop, finqa_candidate, finqa_task,
+                                      hop_sentences, hops, hotpot_candidate, mentions, op_name,
+                                      short_name)
+from tjb_lib.pairs.filing import NUMBER, clean_line, value
+from tjb_lib.pairs.finqa_voice import equation
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import MECHANICAL_CUES, render
 from tjb_lib.pairs.strip import detect_artifacts
@@ -131,24 +134,54 @@ def _input(arg: str) -> bool:
     return not arg.startswith(("#", "const_"))
 
 
+def _uses(step, i: int) -> bool:
+    return f"#{i}" in (step.arg1, step.arg2)
+
+
+def _conversion(step) -> bool:
+    """A change of unit: a scaling by 100, 1,000 or 1,000,000."""
+    return (op_name(step) in ("multiply", "divide")
+            and bool({step.arg1, step.arg2} & CONVERSION_CONSTANTS))
+
+
+def omission_problems(item: FinQAItem, i: int) -> list[str]:
+    """Why leaving out step i would not leave an intermediate result underived (empty: it
+    would). The step is not the last, its result is an operand of a later step (which the cited
+    side still shows), it computes a quantity from the filing (not a change of unit), and its
+    result is not a figure the gold lines already state."""
+    steps = item.steps
+    problems = []
+    if len(steps) < 2:
+        problems.append("a single-step program")
+    if i >= len(steps) - 1:
+        problems.append("the last step")
+    if not any(_uses(s, i) for s in steps[i + 1:]):
+        problems.append("no later step uses its result")
+    if not any(_input(a) for a in (steps[i].arg1, steps[i].arg2)) or _conversion(steps[i]):
+        problems.append("not a quantity computed from the filing")
+    shown = {value(x) for _, text in item.gold_inds for x in NUMBER.findall(clean_line(text))}
+    if value(steps[i].res) in shown:
+        problems.append("its result is stated in the gold lines")
+    return problems
+
+
 def finqa_omission(item: FinQAItem) -> tuple[int, str] | None:
     """(index, kind) of the step the cited side leaves out, or None.
 
-    denominator: a step whose result a later step divides by; base: a division by a quantity
-    read from the filing (the base of a share or a change); conversion: a scaling by 100, 1000
-    or 1,000,000. Searched in that order.
+    Only an intermediate step passing ``omission_problems``: the denominator of a later
+    division first, else the earliest such step, named by what it computes (difference,
+    total, ratio, product).
     """
     steps = item.steps
-    for i, st in enumerate(steps):
+    ok = [i for i in range(len(steps)) if not omission_problems(item, i)]
+    for i in ok:
         if any(op_name(s) == "divide" and s.arg2 == f"#{i}" for s in steps[i + 1:]):
             return i, "denominator"
-    for i, st in enumerate(steps):
-        if op_name(st) == "divide" and _input(st.arg2):
-            return i, "base"
-    for i, st in enumerate(steps):
-        if op_name(st) in ("multiply", "divide") and {st.arg1, st.arg2} & CONVERSION_CONSTANTS:
-            return i, "conversion"
-    return None
+    if not ok:
+        return None
+    kinds = {"minus": "difference", "subtract": "difference", "add": "total", "divide": "ratio",
+             "multiply": "product"}
+    return ok[0], kinds.get(op_name(steps[ok[0]]), "intermediate")
 
 
 def moderate_finqa(items: list[FinQAItem], seed: int) -> list[Pair]:
@@ -156,11 +189,11 @@ def moderate_finqa(items: list[FinQAItem], seed: int) -> list[Pair]:
     for item in items:
         found = finqa_omission(item)
         if found is None:
-            raise ValueError(f"{item.id}: no denominator, base or conversion step to omit")
+            raise ValueError(f"{item.id}: no intermediate step to omit (pools.allocate should "
+                             f"have skipped it)")
         idx, kind = found
-        omit = depends_on(item, idx)
         full = finqa_candidate(item, rng(seed, "voice", item.id))
-        short = finqa_candidate(item, rng(seed, "voice", item.id), omit=omit)
+        short = finqa_candidate(item, rng(seed, "voice", item.id), omit={idx})
         out.append(make_pair(
             "moderate_finqa", "finqa", item.id, 0, target_relation="quality_moderate",
             gold="plain", task=finqa_task(item), plain=render(full),
@@ -168,7 +201,7 @@ def moderate_finqa(items: list[FinQAItem], seed: int) -> list[Pair]:
             artifact=cue_label(MECHANICAL_CUES),
             meta={"cues": sorted(MECHANICAL_CUES), "gold_answer": item.answer,
                   "program": item.program, "omitted_step": idx + 1, "omitted_kind": kind,
-                  "omitted_steps": sorted(i + 1 for i in omit),
-                  "omitted_text": finqa_step_text(idx, item.steps),
+                  "omitted_result": item.steps[idx].res,
+                  "omitted_text": equation(idx, item.steps),
                   "finqa_file": item.file}))
     return out

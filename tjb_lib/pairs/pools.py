@@ -4,7 +4,8 @@ The mechanical HotpotQA items also serve the ablations, the position controls an
 probe; the graded tiers get items of their own (the moderate tier only items with a necessary
 hop to omit); the conflicts take the items left over first. FinQA records pass the sanity
 filter (``finqa_check``) and are drawn from the unbiased samples before the FinQANet
-error-case file.
+error-case file; the moderate tier, which needs a program with an intermediate step to omit,
+takes its records first, then the mechanical split, and the conflicts the rest.
 """
 from __future__ import annotations
 
@@ -60,9 +61,13 @@ def allocate(seed: int) -> Pools:
     rng(seed, "finqa", "unbiased").shuffle(unbiased)
     rng(seed, "finqa", "biased").shuffle(biased)
     fin = unbiased + biased                                    # prefer the unbiased samples
-    rest = fin[N_MECHANICAL:]
-    fin_moderate = [i for i in rest if finqa_omission(i) is not None][:N_FINQA_MODERATE]
+    omissible = [i for i in fin if finqa_omission(i) is not None]
+    fin_moderate = omissible[:N_FINQA_MODERATE]                # the scarce multi-step records first
+    if len(fin_moderate) < N_FINQA_MODERATE:
+        raise ValueError(f"only {len(fin_moderate)} FinQA records have an intermediate step to omit")
     used = {i.id for i in fin_moderate}
+    fin = [i for i in fin if i.id not in used]
+    fin_mechanical, fin_conflict = fin[:N_MECHANICAL], fin[N_MECHANICAL:]
 
     problems = load_humaneval()
     rng(seed, "humaneval", "order").shuffle(problems)
@@ -71,12 +76,15 @@ def allocate(seed: int) -> Pools:
         "hotpotqa": {"records": len(all_hot), "with_display_syntax": len(all_hot) - len(hot),
                      "moderate_examined": len(examined),
                      "moderate_without_a_necessary_hop": len(examined) - len(moderate)},
-        "finqa": {"records": len(all_fin), "usable": len(fin), "by_reason": dict(sorted(reasons.items())),
+        "finqa": {"records": len(all_fin), "usable": len(why) - sum(reasons.values()),
+                  "by_reason": dict(sorted(reasons.items())),
+                  "moderate_with_an_intermediate_step": len(omissible),
+                  "moderate_by_file": dict(sorted(collections.Counter(
+                      i.file for i in fin_moderate).items())),
                   "rejected_by_file": dict(sorted(collections.Counter(
                       i.file for i in all_fin if why[i.id] is not None).items()))},
     }
     return Pools(seed=seed, hotpot=hot, mechanical=mech, soft=soft, moderate=moderate,
-                 conflict_hotpot=conflict_hot, finqa_mechanical=fin[:N_MECHANICAL],
-                 finqa_moderate=fin_moderate,
-                 finqa_conflict=[i for i in rest if i.id not in used], humaneval=problems,
+                 conflict_hotpot=conflict_hot, finqa_mechanical=fin_mechanical,
+                 finqa_moderate=fin_moderate, finqa_conflict=fin_conflict, humaneval=problems,
                  rejects=rejects)

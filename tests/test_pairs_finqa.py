@@ -1,0 +1,264 @@
+"""FinQA candidates read as answers: gold lines without dataset residue, reasoning steps that say
+what their numbers are, a moderate tier whose cited side skips one intermediate step (and reads
+as an answer that skipped it, not as a miscalculation), and conflicts whose wrong side carries a
+wrong reading through arithmetic that holds. Checked on every FinQA pair of a fresh build."""
+from __future__ import annotations
+
+import collections
+import re
+
+import pytest
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from tjb_lib.audit import sentences
+from tjb_lib.data import FINQA_UNBIASED, load_finqa
+from tjb_lib.pairs import load_split
+from tjb_lib.pairs.build import build_all
+from tjb_lib.pairs.candidates import finqa_check
+from tjb_lib.pairs.filing import NUMBER, clean_line, figures, residue
+from tjb_lib.pairs.finqa_voice import equation
+from tjb_lib.pairs.graded import omission_problems
+from tjb_lib.pairs.render import split_answer
+from tjb_lib.pairs.strip import strip_artifacts
+
+FINQA_SPLITS = ("mechanical_finqa", "moderate_finqa", "conflict")
+# "5829 - 5735 = 94", "104% - 78% = 26%", "8.5 × 1000 = 8500"; comparisons are "a > b" / "a ≤ b"
+EQUATION = re.compile(r"(?<![\w.])(-?[\d.,]*\d%?) ([-+×/^]) (-?[\d.,]*\d%?) = (-?[\d.,]*\d%?)")
+COMPARISON = re.compile(r"(?<![\w.])(-?[\d.,]*\d%?) ([>≤]) (-?[\d.,]*\d%?)")
+CONTENT_FREE_BUDGET = 0.25     # the audit's budget is 40% of reasoning sentences per split
+
+
+@pytest.fixture(scope="session")
+def splits(tmp_path_factory):
+    root = tmp_path_factory.mktemp("splits")
+    manifest = build_all(out_dir=root)
+    pairs = {name: [p for p in load_split(name, root) if p.source == "finqa"]
+             for name in FINQA_SPLITS}
+    return manifest, pairs
+
+
+@pytest.fixture(scope="session")
+def fin():
+    return {i.id: i for i in load_finqa()}
+
+
+def reasoning(text: str) -> list[str]:
+    """The sentences of a structured candidate's Reasoning line, display stripped."""
+    line = re.search(r"(?m)^Reasoning: (.*)$", strip_artifacts(text)).group(1)
+    return sentences(line)
+
+
+def evidence(text: str) -> list[str]:
+    return [line[2:] for line in strip_artifacts(text).splitlines() if line.startswith("- ")]
+
+
+def num(text: str) -> float:
+    return float(text.rstrip("%").replace(",", ""))
+
+
+def _decimals(x: str) -> int:
+    return len(x.rstrip("%").split(".")[1]) if "." in x else 0
+
+
+def holds(a: str, op: str, b: str, r: str) -> bool:
+    """Does "a op b = r" hold to the printed precision (an operand printed rounded may stand
+    for anything within half a unit of its last decimal; a ratio may print as a percentage)?"""
+    def spread(x: str) -> list[float]:
+        scale = 100 if x.endswith("%") else 1
+        half = 0.5 * 10 ** -_decimals(x)
+        return [(num(x) - half) / scale, num(x) / scale, (num(x) + half) / scale]
+    values = []
+    for x in spread(a):
+        for y in spread(b):
+            try:
+                v = {"+": lambda: x + y, "-": lambda: x - y, "×": lambda: x * y,
+                     "/": lambda: x / y, "^": lambda: x ** y}[op]()
+            except (OverflowError, ZeroDivisionError):
+                return False
+            if isinstance(v, complex):
+                return False
+            values.append(v)
+    tol = 10 ** -_decimals(r) * 1.001 + 1e-9
+    return any(min(values) * k - tol <= num(r) <= max(values) * k + tol for k in (1, 100))
+
+
+def content(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in ENGLISH_STOP_WORDS}
+
+
+# ----------------------------------------------------------------------------- gold lines
+
+def test_clean_line_removes_dataset_residue_and_keeps_every_figure():
+    assert clean_line("the rate of 2017 is 35.0% ( 35.0 % ) ;") == "the rate of 2017 is 35.0%;"
+    assert clean_line("the total of 2010 is $ -1833 ( 1833 ) ;") == "the total of 2010 is $-1833;"
+    assert clean_line("net revenue of % ( % ) change is 22% ( 22 % )") == \
+        "net revenue of % change is 22%"
+    assert clean_line("the company 2019s sales ( ) rose") == "the company's sales rose"
+    assert clean_line("the plan ( 201cthe plan 201d ) of 10/01/04 2013 10/31/04") == \
+        "the plan (“the plan”) of 10/01/04–10/31/04"
+    assert clean_line("advertising costs advertising costs are expensed .") == \
+        "advertising costs are expensed."
+    assert clean_line("years ended 2017 ( 1 ) is 1279 ;") == "years ended 2017 (1) is 1279;"
+    used = 0
+    for item in load_finqa():
+        lines = [clean_line(raw) for _, raw in item.gold_inds]
+        for (_, raw), line in zip(item.gold_inds, lines):      # no figure invented
+            raw = re.sub(r"201[cd]", " ", raw)                 # escaped quotes, not figures
+            assert not +collections.Counter(NUMBER.findall(line.replace("$", ""))) \
+                - collections.Counter(NUMBER.findall(raw.replace("$ ", ""))), (item.id, line)
+        if finqa_check(item) is not None:
+            continue
+        used += 1
+        for line in lines:
+            assert residue(line) is None, (item.id, line)
+        read = {x.rstrip("%").lstrip("-") for s in item.steps for x in (s.arg1, s.arg2)
+                if not x.startswith(("#", "const_"))}
+        found = {m.lstrip("-") for line in lines for m in NUMBER.findall(line.replace("$", ""))}
+        raw_found = {m.lstrip("-") for _, raw in item.gold_inds
+                     for m in NUMBER.findall(raw.replace("$ ", ""))}
+        assert read & raw_found <= found, (item.id, read & raw_found - found)   # none lost
+    assert used > 500
+
+
+def test_every_finqa_evidence_line_is_clean(splits):
+    for name, pairs in splits[1].items():
+        for p in pairs:
+            for side in (p.plain, p.cited):
+                for line in evidence(side):
+                    assert residue(line) is None, (p.pair_id, line)
+                    assert not re.search(r"\(\s*\)|\s[,;.](?:\s|$)|\b2019s\b|\$\s\d", line), \
+                        (p.pair_id, line)
+
+
+# ----------------------------------------------------------------------------- reasoning
+
+def test_every_step_says_what_its_numbers_are(splits, fin):
+    """Each step sentence carries its equation and, where the gold lines name its figures, the
+    words that name them; reasoning sentences sharing no content word with the evidence (the
+    answer and the source title aside) stay far under the audit's budget."""
+    for name, pairs in splits[1].items():
+        steps = named = total = free = 0
+        for p in pairs:
+            for side in (p.plain, p.cited):
+                ev = evidence(side)
+                have = content(" ".join(ev))
+                aside = content(split_answer(strip_artifacts(side))[0]) | {"annual", "report",
+                                                                           "page"}
+                words = {w for w in have if not re.fullmatch(r"[\d.]+", w)}
+                for s in reasoning(side):
+                    total += 1
+                    free += not (content(s) - aside) & (have - aside)
+                    if EQUATION.search(s) or COMPARISON.search(s):
+                        steps += 1
+                        named += bool(content(s) & words)
+        assert free / total <= CONTENT_FREE_BUDGET, (name, free, total)
+        assert named / steps >= 0.8, (name, named, steps)
+    for p in splits[1]["mechanical_finqa"]:
+        item = fin[p.source_id]
+        said = reasoning(p.plain)
+        for i in range(len(item.steps)):
+            assert equation(i, item.steps) in said[i], (p.pair_id, i, said)
+
+
+def test_phrasings_vary_and_closings_are_rare_and_shared(splits):
+    openings = collections.Counter()
+    closings = 0
+    for p in splits[1]["mechanical_finqa"]:
+        said = reasoning(p.plain)
+        assert said == reasoning(p.cited)
+        openings[" ".join(said[0].split()[:2])] += 1
+        closings += not (EQUATION.search(said[-1]) or COMPARISON.search(said[-1]))
+    assert max(openings.values()) <= 0.15 * len(splits[1]["mechanical_finqa"]), openings
+    assert closings <= 0.35 * len(splits[1]["mechanical_finqa"])
+
+
+# ----------------------------------------------------------------------------- moderate
+
+def test_moderate_finqa_skips_one_intermediate_step(splits, fin):
+    """Every pair: a program of two or more steps; the cited side leaves out exactly one step,
+    never the last, and nothing else; the omitted result appears underived as an operand of a
+    shown equation; every shown equation holds and the last one reaches the answer."""
+    manifest, pairs = splits
+    pairs = pairs["moderate_finqa"]
+    assert len(pairs) == 50
+    for p in pairs:
+        item = fin[p.source_id]
+        i = p.meta["omitted_step"] - 1
+        assert len(item.steps) >= 2 and i < len(item.steps) - 1, p.pair_id
+        assert omission_problems(item, i) == [], p.pair_id
+        assert split_answer(strip_artifacts(p.plain))[0] == \
+            split_answer(strip_artifacts(p.cited))[0] == item.answer.strip()
+        assert evidence(p.plain) == evidence(p.cited)
+        plain, cited = reasoning(p.plain), reasoning(p.cited)
+        missing = [s for s in plain if s not in cited]
+        assert len(plain) == len(cited) + 1 and len(missing) == 1, p.pair_id
+        assert [s for s in plain if s != missing[0]] == cited         # nothing else differs
+        assert equation(i, item.steps) in missing[0]
+        shown = [m.groups() for s in cited for m in EQUATION.finditer(s)]
+        assert shown or any(COMPARISON.search(s) for s in cited), p.pair_id   # its arithmetic
+        assert all(holds(*eq) for eq in shown), (p.pair_id, shown)     # no miscalculation
+        result = item.steps[i].res.strip()
+        operands = [x for a, _, b, _ in shown for x in (a, b)] + \
+            [x for s in cited for m in COMPARISON.finditer(s) for x in (m.group(1), m.group(3))]
+        assert result in operands, (p.pair_id, result, shown)
+        assert not any(r == result for _, _, _, r in shown), p.pair_id   # never derived
+        if item.answer.strip() in ("yes", "no"):                        # the answer follows
+            assert item.answer.strip() in [s for s in cited if COMPARISON.search(s)][-1]
+        else:
+            assert shown[-1][3] == item.answer.strip(), p.pair_id
+        lines = " ".join(evidence(p.cited))
+        assert not re.search(rf"(?<![\d.]){re.escape(result.rstrip('%'))}(?![\d])", lines)
+    by_file = collections.Counter(p.meta["finqa_file"] for p in pairs)
+    assert by_file == collections.Counter(manifest["rejects"]["finqa"]["moderate_by_file"])
+    assert sum(n for f, n in by_file.items() if f in FINQA_UNBIASED) >= 40
+
+
+def test_omission_rule_refuses_single_step_last_and_unit_changes(fin):
+    single = next(i for i in fin.values() if len(i.steps) == 1 and finqa_check(i) is None)
+    assert "a single-step program" in omission_problems(single, 0)
+    two = fin["ALXN/2007/page_104.pdf-2"]                        # subtract, then divide by the base
+    assert omission_problems(two, 0) == []
+    assert "the last step" in omission_problems(two, 1)
+    scaled = fin["SNPS/2006/page_69.pdf-1"]                      # 8.5 x 1000, then a share
+    assert "not a quantity computed from the filing" in omission_problems(scaled, 0)
+
+
+# ----------------------------------------------------------------------------- conflicts
+
+def test_finqa_wrong_side_carries_a_wrong_reading_through(splits, fin):
+    """The wrong side shows the same steps, each an equation that holds, and reaches the wrong
+    answer from a figure read wrongly (or a change over the wrong base), never by stating an
+    answer its own arithmetic contradicts."""
+    pairs = splits[1]["conflict"]
+    assert len(pairs) == 50
+    kinds = collections.Counter()
+    for p in pairs:
+        correct, wrong = (p.plain, p.cited) if p.gold == "plain" else (p.cited, p.plain)
+        ok, bad = reasoning(correct), reasoning(wrong)
+        assert len(ok) == len(bad), p.pair_id
+        shown = [m.groups() for s in bad for m in EQUATION.finditer(s)]
+        compared = [m.groups() for s in bad for m in COMPARISON.finditer(s)]
+        assert shown or compared, p.pair_id
+        assert all(holds(*eq) for eq in shown), (p.pair_id, shown)
+        if p.meta["wrong_answer"].lower() in ("yes", "no"):
+            assert p.meta["wrong_answer"] in [s for s in bad if COMPARISON.search(s)][-1]
+        else:
+            assert shown[-1][3] == p.meta["wrong_answer"], (p.pair_id, shown[-1])
+        for a, b in zip(ok, bad):                      # a sentence without figures is shared
+            if not NUMBER.search(a):
+                assert a == b, p.pair_id
+        assert ok != bad and fin[p.source_id].answer.strip() == p.meta["correct_answer"]
+        kinds[p.meta["wrong_answer_kind"]] += 1
+    assert set(kinds) <= {"misread_figure", "wrong_base"} and kinds["misread_figure"] >= 20
+
+
+def test_misread_figures_come_from_the_same_row_or_sentence(splits, fin):
+    for p in splits[1]["conflict"]:
+        if p.meta["wrong_answer_kind"] != "misread_figure":
+            continue
+        item = fin[p.source_id]
+        read, instead = re.match(r"(\S+) read as (\S+),", p.meta["wrong_answer_source"]).groups()
+        figs = figures(item.gold_inds)
+        was = [f for f in figs if f.printed.lstrip("-") == read.rstrip("%").lstrip("-")]
+        now = [f for f in figs if f.printed.lstrip("-") == instead.rstrip("%").lstrip("-")]
+        assert was and now and any(w.line == n.line for w in was for n in now), p.pair_id

@@ -1,0 +1,301 @@
+"""How a FinQA candidate words its reasoning: one sentence per program step, saying what its
+numbers are.
+
+Each step states its equation ("5829 - 5735 = 94") together with what the operands are, in
+words taken from the gold lines: a table cell's row and column ("net revenue for 2015"), the
+clause a figure sits in ("“$581 million pretax”"), or the earlier result it reuses ("the
+change in net revenue (94)"). An earlier result is named, never pointed back to ("that",
+"then"), so a candidate that leaves a step out shows its result underived rather than dangling.
+Every step draws one number in a fixed order, whatever is later left out or changed, and the
+phrasing is picked from a pool by that number, so the two sides of a pair word their shared
+steps alike.
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from tjb_lib.data import FinQAStep
+from tjb_lib.pairs.filing import Figure, locate
+
+# Within a pool, phrasings open and link with different words, and at most one opens on {x}
+# (an earlier result, "the difference (94)", when a step is left out), so that no wording of
+# a step only one side shows reaches many pairs.
+# A change of one measure between two periods: {m} measure, {a}/{pa} and {b}/{pb} the figures
+# and their periods.
+CHANGE = (
+    "{m} went from {b} for {pb} to {a} for {pa}: {eq}.",
+    "{m} was {a} for {pa} and {b} for {pb}, so {eq}.",
+    "Between {pb} and {pa}, {m} moved by {eq}.",
+    "{m} stood at {a} for {pa} against {b} for {pb}; {eq}.",
+    "From {b} for {pb}, {m} reached {a} for {pa}, a change of {eq}.",
+)
+SUBTRACT = (
+    "{x} less {y} is {eq}.",
+    "Taking {y} from {x} leaves {eq}.",
+    "What separates {x} from {y} amounts to {eq}.",
+    "Subtracting {y} from {x} yields {eq}.",
+    "Net of {y}, {x} comes to {eq}.",
+)
+# One measure over two periods, added.
+COMBINED = (
+    "{m} for {pa} and {pb} comes to {eq}.",
+    "Adding {m} for {pa} and for {pb} gives {eq}.",
+    "Together, {m} for {pa} and {pb} is {eq}.",
+    "Over {pa} and {pb}, {m} sums to {eq}.",
+)
+ADD = (
+    "{x} plus {y} makes {eq}.",
+    "Adding {x} and {y} gives {eq}.",
+    "Together, {x} and {y} come to {eq}.",
+    "Summing {x} and {y} yields {eq}.",
+    "With {y} added, {x} reaches {eq}.",
+)
+DIVIDE = (
+    "{x} as a share of {y} is {eq}.",
+    "Dividing {x} by {y} gives {eq}.",
+    "Set against {y}, {x} works out to {eq}.",
+    "Relative to {y}, {x} amounts to {eq}.",
+    "As a proportion of {y}, {x} comes to {eq}.",
+    "Measured against {y}, {x} yields {eq}.",
+    "Compared with {y}, {x} represents {eq}.",
+    "Taken as a fraction of {y}, {x} makes {eq}.",
+)
+# Division by a small count: an average.
+AVERAGE = (
+    "Averaged over {n}, {x} gives {eq}.",
+    "Spread evenly over {n}, {x} is {eq}.",
+    "Taking the mean over {n}, {x} comes to {eq}.",
+    "Dividing {x} by {n} for the average yields {eq}.",
+    "On average across {n}, {x} makes {eq}.",
+)
+# Division by 100 that prints a percentage.
+PERCENT = (
+    "As a percentage, {x} comes to {eq}.",
+    "In percent, {x} is {eq}.",
+    "Put as a percentage, {x} makes {eq}.",
+    "Expressed per hundred, {x} gives {eq}.",
+    "Turned into a percentage, {x} yields {eq}.",
+)
+# A change of unit: division or multiplication by 100, 1,000 or 1,000,000.
+SCALE_DOWN = (
+    "Scaled down by {n}, {x} is {eq}.",
+    "Converting {x} by dividing by {n} gives {eq}.",
+    "Changing the unit, {x} becomes {eq}.",
+    "In the larger unit, {x} comes to {eq}.",
+)
+SCALE_UP = (
+    "Scaled up by {n}, {x} is {eq}.",
+    "Converting {x} by multiplying by {n} gives {eq}.",
+    "Changing the unit, {x} becomes {eq}.",
+    "In the smaller unit, {x} comes to {eq}.",
+)
+MULTIPLY = (
+    "{x} times {y} is {eq}.",
+    "Multiplying {x} by {y} gives {eq}.",
+    "Applying {y} to {x} yields {eq}.",
+    "Scaling {x} by {y} comes to {eq}.",
+)
+POWER = (
+    "{x} raised to the power {y} is {eq}.",
+    "Raising {x} to the power {y} gives {eq}.",
+    "Compounding {x} over {y} yields {eq}.",
+    "To the power of {y}, {x} comes to {eq}.",
+)
+# A comparison: parallel pools for yes and no, so a flipped outcome keeps its phrasing.
+LARGER = (
+    "{x} is larger than {y}: {eq}, so yes.",
+    "{x} exceeds {y} ({eq}), so yes.",
+    "Since {eq}, {x} is the larger figure, so yes.",
+    "Comparing {x} with {y} gives {eq}, so yes.",
+)
+NOT_LARGER = (
+    "{x} is not larger than {y}: {eq}, so no.",
+    "{x} does not exceed {y} ({eq}), so no.",
+    "Since {eq}, {x} is not the larger figure, so no.",
+    "Comparing {x} with {y} gives {eq}, so no.",
+)
+# A step whose operands the gold lines do not name: its equation, in a few words.
+BARE = (
+    "Working it out, {eq}.",
+    "In figures, {eq}.",
+    "Numerically, {eq}.",
+    "Step by step, {eq}.",
+)
+SCALES = {"100", "1000", "1000000"}
+_ARITH = {"add": "+", "minus": "-", "subtract": "-", "multiply": "×", "divide": "/", "exp": "^"}
+_COMPARE = ("greater", "compare_larger")
+
+
+def op_name(step: FinQAStep) -> str:
+    m = re.match(r"([a-z_]+?)(?:\d+-\d+)?$", step.op)
+    return m.group(1) if m else step.op
+
+
+def arg_text(arg: str, steps: tuple[FinQAStep, ...]) -> str:
+    """An operand as the equation prints it: an earlier step's result, a constant, a number."""
+    if re.fullmatch(r"#\d+", arg):
+        return steps[int(arg[1:])].res
+    if arg.startswith("const_"):
+        return arg[len("const_"):].replace("m", "-")
+    return arg
+
+
+def equation(i: int, steps: tuple[FinQAStep, ...]) -> str:
+    """Step i as an equation: "5829 - 5735 = 94", or "178.93 > 105.34" for a comparison."""
+    st = steps[i]
+    a, b = (arg_text(x, steps) for x in (st.arg1, st.arg2))
+    op = op_name(st)
+    if op in _COMPARE:
+        return f"{a} > {b}" if st.res.strip().lower() == "yes" else f"{a} ≤ {b}"
+    sign = _ARITH.get(op)
+    text = f"{a} {sign} {b} = {st.res}" if sign else f"{st.op}({a}, {b}) = {st.res}"
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class Operand:
+    text: str                    # as the equation prints it
+    figure: Figure | None = None
+    step: int | None = None      # the earlier step whose result it is
+    const: bool = False
+
+
+def operands(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> tuple[Operand, Operand]:
+    """Step i's two operands, each located in the gold lines where it comes from them (the
+    second is looked for next to the first, so "100" is the base of the same table row)."""
+    out: list[Operand] = []
+    first: Figure | None = None
+    for arg in (steps[i].arg1, steps[i].arg2):
+        text = arg_text(arg, steps)
+        if re.fullmatch(r"#\d+", arg):
+            out.append(Operand(text, step=int(arg[1:])))
+            first = first or origin(int(arg[1:]), steps, figs)
+        elif arg.startswith("const_"):
+            out.append(Operand(text, const=True))
+        else:
+            fig = locate(arg, figs, first)
+            first = first or fig
+            out.append(Operand(text, figure=fig))
+    a, b = out
+    if a.figure is not None and b.figure is not None:  # the first, read again next to the second
+        a = Operand(a.text, figure=locate(a.text, figs, b.figure))
+    if a.figure is not None and a.figure == b.figure:     # "2.6 - 2.6": two figures, not one
+        other = [f for f in figs if f != a.figure and f.printed == a.figure.printed]
+        if other:
+            b = Operand(b.text, figure=other[0])
+    return a, b
+
+
+def origin(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> Figure | None:
+    """The first gold-line figure step k's result is computed from."""
+    for o in operands(k, steps, figs):
+        found = o.figure or (origin(o.step, steps, figs) if o.step is not None else None)
+        if found is not None:
+            return found
+    return None
+
+
+def topic(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str | None:
+    """The one measure step k's result is about, if the table figures it is computed from
+    (directly or through earlier results) share one; constants do not count."""
+    measures = []
+    for o in operands(k, steps, figs):
+        if o.figure is not None:
+            measures.append(o.figure.measure if o.figure.quote is None else None)
+        elif o.step is not None:
+            measures.append(topic(o.step, steps, figs))
+    return measures[0] if measures and len(set(measures)) == 1 else None
+
+
+def _change(a: Operand, b: Operand) -> bool:
+    """Two cells of one measure in different periods (a change or a combination over time)."""
+    fa, fb = a.figure, b.figure
+    return (fa is not None and fb is not None and fa.quote is None and fb.quote is None
+            and bool(fa.measure) and fa.measure == fb.measure
+            and bool(fa.period) and bool(fb.period) and fa.period != fb.period)
+
+
+def noun(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
+    """What step k's result is, as a noun phrase that does not point back to the step ("the
+    change in net revenue", "the percentage for lkq corporation")."""
+    about = topic(k, steps, figs)
+    op = op_name(steps[k])
+    pool = _pool(k, steps, *operands(k, steps, figs))
+    if op in ("minus", "subtract"):
+        return f"the change in {about}" if about else "the difference"
+    if op == "add":
+        return f"the combined {about}" if about else "the total"
+    if pool is AVERAGE:
+        base = "the average"
+    elif op == "divide" or pool is PERCENT:
+        base = "the percentage" if steps[k].res.strip().endswith("%") else "the ratio"
+    elif op == "multiply":
+        base = "the product"
+    else:
+        base = "the result"
+    return f"{base} for {about}" if about else base
+
+
+def _phrase(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
+    if o.step is not None:
+        return f"{noun(o.step, steps, figs)} ({o.text})"
+    if o.figure is not None and o.figure.quote is not None:
+        return f"“{o.figure.quote}”"
+    return (o.figure.label() if o.figure is not None else None) or o.text
+
+
+def _pool(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand) -> tuple[str, ...]:
+    op = op_name(steps[i])
+    if op in _COMPARE:
+        return LARGER if steps[i].res.strip().lower() == "yes" else NOT_LARGER
+    if op in ("minus", "subtract"):
+        return CHANGE if _change(a, b) else SUBTRACT
+    if op == "add":
+        return COMBINED if _change(a, b) else ADD
+    if op == "divide" and b.const:
+        if b.text == "100" and steps[i].res.strip().endswith("%"):
+            return PERCENT
+        if b.text in SCALES:
+            return SCALE_DOWN
+        return AVERAGE
+    if op == "divide" and b.figure is None and b.step is None and re.fullmatch(r"\d{1,2}", b.text):
+        return AVERAGE                                  # a count read from the question
+    if op == "divide":
+        return DIVIDE
+    if op == "multiply" and b.const and b.text in SCALES:
+        return SCALE_UP
+    if op == "multiply":
+        return MULTIPLY
+    return POWER
+
+
+def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw: float) -> str:
+    """Step i in words and as an equation; ``draw`` (in [0, 1)) picks the phrasing."""
+    a, b = operands(i, steps, figs)
+    if op_name(steps[i]) == "multiply" and a.const and not b.const:
+        a, b = b, a                                   # "scaled up by 100", not "100 times x"
+    pool = _pool(i, steps, a, b)
+    x, y = _phrase(a, steps, figs), _phrase(b, steps, figs)
+    if x == a.text and y == b.text and pool not in (LARGER, NOT_LARGER):
+        pool = BARE                                   # nothing to name: the equation alone
+    if x == y and a.figure is not None:               # two figures the lines label alike
+        x, y = f"{x} ({a.text})", f"{y} ({b.text})"
+    names = {"x": x, "y": y, "n": b.text,
+             "a": a.text, "b": b.text, "eq": equation(i, steps)}
+    if pool in (CHANGE, COMBINED) and a.figure and b.figure:
+        names.update(m=a.figure.measure or "", pa=a.figure.period or "", pb=b.figure.period or "")
+    first = int(draw * len(pool))
+    for k in range(len(pool)):          # a sentence opens on a word, never on a figure
+        text = pool[(first + k) % len(pool)].format(**names)
+        if text[0].isalpha() or text[0] in "“(":
+            break
+    return text[0].upper() + text[1:]
+
+
+def step_sentences(steps: tuple[FinQAStep, ...], figs: list[Figure],
+                   r: random.Random) -> tuple[str, ...]:
+    """One sentence per step, each phrasing drawn in step order (one draw per step)."""
+    draws = [r.random() for _ in steps]
+    return tuple(step_sentence(i, steps, figs, u) for i, u in enumerate(draws))
