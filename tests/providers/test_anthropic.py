@@ -19,7 +19,7 @@ from tjb_lib.records import Request
 from tjb_lib.runner import run
 
 from _emulated import SPLIT, judge_at
-from fault_server import FAKE_KEY
+from fault_server import FAKE_KEY, Fault
 
 PROVIDER = get("anthropic")
 SYSTEM = "You are an impartial judge of two answers."
@@ -141,3 +141,24 @@ def test_a_message_batch_keeps_the_system_prompt_apart(emulator, sleeps):
     assert entry["params"]["system"] == SYSTEM
     assert [m["role"] for m in entry["params"]["messages"]] == ["user"]
     assert entry["params"]["temperature"] == 0
+
+
+@pytest.mark.parametrize("api", ["anthropic", "openai"])
+def test_a_200_whose_body_is_an_error_is_a_failed_call_that_a_rerun_tries_again(emulator,
+                                                                                tmp_path, api):
+    """Both APIs alike: an error body sent with HTTP 200 (a proxy's habit) is no reply at all."""
+    name = "claude-sonnet-4-6" if api == "anthropic" else "gpt-5.5"
+    error = ({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+             if api == "anthropic" else
+             {"error": {"message": "Overloaded", "type": "server_error", "code": None}})
+    emulator.script([Fault("body", body=json.dumps(error))])
+    judge = judge_at(name, emulator)
+    first = run(SPLIT, "L0", judge, limit=1, concurrency=1, out_dir=tmp_path, progress=False)
+    assert first["decision"].iloc[0] == "failed" and (first["decision"].iloc[1:] != "failed").all()
+    stored = [json.loads(x)["response"] for x in
+              (tmp_path / name / "calls.jsonl").read_text().splitlines()]
+    (failed,) = [r for r in stored if r["status"] == "failed"]
+    assert "Overloaded" in failed["error"]  # the provider's own words, not a parse failure
+    again = run(SPLIT, "L0", judge, limit=1, concurrency=1, out_dir=tmp_path, progress=False)
+    assert (again["decision"] != "failed").all()
+    assert again.attrs["run"]["calls"] == 1  # the failed call only

@@ -14,7 +14,8 @@ from typing import Any
 
 from tjb_lib.judges import anthropic_batch
 from tjb_lib.judges.api import APIJudge
-from tjb_lib.judges.replies import at, count, name, part_text, reply_response, shape_error
+from tjb_lib.judges.replies import (at, count, failed_reply, name, part_text, reply_response,
+                                    shape_error)
 from tjb_lib.protocols.templates import instruction_prefix
 from tjb_lib.records import Request, Response
 
@@ -38,10 +39,14 @@ def split_system(request: Request) -> tuple[str | None, list[dict[str, str]]]:
 
 def message_to_response(body: Any) -> Response:
     """A Messages API reply body (the HTTP body decoded, or a batch result) -> Response, whatever
-    its shape (``replies``): content that is not text blocks is an ok reply with no text and
-    its body kept, so it is counted unparsed."""
+    its shape (``replies``): no content at all (an error body sent with HTTP 200) is a failure,
+    as a chat completion with no choices is; content that is not text blocks is an ok reply
+    with no text and its body kept, so it is counted unparsed."""
     if not isinstance(body, dict):
         return reply_response(body, None, "the reply is not a JSON object")
+    if body.get("type") == "error" or "content" not in body:
+        return failed_reply(body, "reply has no content", model_returned=name(body.get("model")),
+                            meta={"id": body.get("id")})
     content = body.get("content")  # a list of blocks; a bare string is not the API's shape
     text = part_text(content) if isinstance(content, list) else None
     return reply_response(body, text, shape_error(content), model_returned=name(body.get("model")),

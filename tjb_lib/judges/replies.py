@@ -88,6 +88,11 @@ def reply_response(body: Any, text: str | None, why: str, **fields: Any) -> Resp
 
 
 def failed_reply(body: Any, why: str, **fields: Any) -> Response:
-    """A 200 reply that carries no answer at all (no choices): a failure, its body kept."""
+    """A 200 reply that carries no answer at all (no choices, no content, an error object): a
+    failure, so a rerun tries the call again, with the provider's error, if any, and its body."""
+    err = body.get("error") if isinstance(body, dict) else None
+    if isinstance(err, dict) and isinstance(err.get("message"), str):
+        kind = f"{err['type']}: " if isinstance(err.get("type"), str) else ""
+        why = f"{why}: the body is an error ({kind}{' '.join(err['message'].split())[:500]})"
     meta = {**fields.pop("meta", {}), "raw_body": body_text(body)}
     return Response(status="failed", error=why, meta=meta, **fields)
