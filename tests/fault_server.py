@@ -452,7 +452,7 @@ class FaultServer:
             for item in batch["_requests"]:
                 params = item["params"]
                 fault = self._next_fault_for_batch(_prompt_of(params))
-                status, _, payload = self.message(params, fault)
+                status, _, payload = self.message(params, fault, batch["_headers"])
                 if status == 200:
                     result = {"type": "succeeded", "message": payload}
                     counts["succeeded"] += 1
@@ -561,7 +561,7 @@ class _Handler(BaseHTTPRequestHandler):
             refused = srv._check_headers(path, headers)
             if refused:
                 return self._reply(refused[0], refused[2])
-            return self._batch_route(path, raw, body)
+            return self._batch_route(path, raw, body, headers)
         if srv.latency_s:
             srv._stopping.wait(srv.latency_s)
         if fault.kind == "slow":
@@ -580,7 +580,7 @@ class _Handler(BaseHTTPRequestHandler):
         status, reply_headers, payload = fn(body, fault, headers)
         self._reply(status, payload, reply_headers)
 
-    def _batch_route(self, path: str, raw: bytes, body: Any) -> None:
+    def _batch_route(self, path: str, raw: bytes, body: Any, headers: dict[str, str]) -> None:
         srv = self.fault_server
         now = int(time.time())
         m = self.command
@@ -621,7 +621,8 @@ class _Handler(BaseHTTPRequestHandler):
                                         "errored": 0, "canceled": 0, "expired": 0},
                      "ended_at": None, "created_at": _iso(now), "expires_at": _iso(now + 86400),
                      "archived_at": None, "cancel_initiated_at": None, "results_url": None,
-                     "_polls": 0, "_requests": body["requests"]}
+                     "_polls": 0, "_requests": body["requests"],
+                     "_headers": headers}  # its lines follow the version it was created with
             srv.anthropic_batches[bid] = batch
             return self._reply(200, _public(batch))
         got = re.fullmatch(r"/v1/messages/batches/([\w-]+)(/results)?", path)

@@ -1,5 +1,9 @@
 """Anthropic's Messages API (and message batches) as the contract emulator enforces it, from
-Anthropic's documentation (checked 2026-12-03): https://platform.claude.com/docs/en/api/messages
+Anthropic's documentation (checked 2026-12-03; the versions 2026-12-04):
+https://platform.claude.com/docs/en/api/versioning (every request names its anthropic-version;
+2026-10-21 removed temperature, top_p and top_k, any of which is then a 400, refuses a document
+block in an assistant message and citations on a user text block; 2023-06-01 keeps them),
+https://platform.claude.com/docs/en/api/messages
 (system top level, max_tokens required, roles user/assistant),
 .../about-claude/models/migrating-to-claude-4 (temperature and top_p not both),
 .../about-claude/models/migration-guide (no assistant prefill on Claude 4.6),
@@ -13,6 +17,9 @@ import contract_rules as rules
 
 CACHE_MIN = 1024  # Claude Sonnet 4.6
 MAX_CACHE_BREAKPOINTS = 4
+VERSIONS = ("2023-01-01", "2023-06-01", "2026-10-21")
+NO_SAMPLING = "2026-10-21"  # the first version without temperature, top_p and top_k
+SAMPLING = ("temperature", "top_p", "top_k")
 
 
 class Anthropic(rules.Dialect):
@@ -32,8 +39,11 @@ class Anthropic(rules.Dialect):
         if not (headers.get("x-api-key") or "").strip() and not bearer:
             raise rules.anthropic_error("x-api-key header is required", 401,
                                         "authentication_error")
-        if not headers.get("anthropic-version"):
+        version = headers.get("anthropic-version")
+        if not version:
             raise rules.anthropic_error("anthropic-version: header is required")
+        if version not in VERSIONS:
+            raise rules.anthropic_error(f"anthropic-version: {version!r} is not a valid version")
 
     def error(self, message: str, param: str | None = None,
               code: str | None = None) -> rules.Violation:
@@ -43,8 +53,24 @@ class Anthropic(rules.Dialect):
         return rules.anthropic_error(f"model: {model}", 404, "not_found_error")
 
     def check(self, body: dict[str, Any], headers: dict[str, str]) -> None:
-        """One Messages API body (a live call, or one entry of a message batch)."""
+        """One Messages API body (a live call, or one entry of a message batch) under the API
+        version its request (or its batch's) named."""
         err = self.error
+        if headers.get("anthropic-version", NO_SAMPLING) >= NO_SAMPLING:
+            for param in SAMPLING:
+                if param in body:
+                    raise err(f"{param}: Extra inputs are not permitted")
+            for i, m in enumerate(body.get("messages") or []):
+                blocks = m.get("content") if isinstance(m, dict) else None
+                for j, b in enumerate(blocks if isinstance(blocks, list) else []):
+                    if not isinstance(b, dict):
+                        continue
+                    if m.get("role") == "assistant" and b.get("type") == "document":
+                        raise err(f"messages.{i}.content.{j}: document blocks are not allowed "
+                                  "in assistant messages")
+                    if m.get("role") == "user" and b.get("citations"):
+                        raise err(f"messages.{i}.content.{j}.citations: citations are not "
+                                  "allowed on text blocks in user messages")
         if not isinstance(body.get("model"), str):
             raise err("model: Field required")
         if "max_tokens" not in body:

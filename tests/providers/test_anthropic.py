@@ -10,7 +10,7 @@ import pytest
 import tjb_lib.judges.anthropic_api as anthropic_api
 from tjb_lib.cost import call_cost
 from tjb_lib.judges.anthropic_api import AnthropicJudge
-from tjb_lib.judges.batch import submit_batch
+from tjb_lib.judges.batch import collect, submit_batch, wait
 from tjb_lib.judges.provider import get
 from tjb_lib.judges.retry import ProviderRejected, RetryPolicy
 from tjb_lib.pairs import load_split
@@ -162,3 +162,40 @@ def test_a_200_whose_body_is_an_error_is_a_failed_call_that_a_rerun_tries_again(
     again = run(SPLIT, "L0", judge, limit=1, concurrency=1, out_dir=tmp_path, progress=False)
     assert (again["decision"] != "failed").all()
     assert again.attrs["run"]["calls"] == 1  # the failed call only
+
+
+def test_claude_pins_the_api_version_that_takes_the_papers_temperature_0(emulator, tmp_path):
+    judge = judge_at("claude-sonnet-4-6", emulator)
+    df = run(SPLIT, "L0", judge, limit=1, out_dir=tmp_path, progress=False)
+    sent = emulator.requests[0]
+    assert sent.headers["anthropic-version"] == "2023-06-01" and sent.json["temperature"] == 0
+    assert emulator.violations == [] and (df["decision"] != "failed").all()
+    assert judge.metadata()["api_version"] == "2023-06-01"
+
+
+def test_a_message_batch_under_the_pinned_version_keeps_temperature_0(emulator):
+    judge = judge_at("claude-sonnet-4-6", emulator)
+    requests = [build_request(p, "cited_first", Spec("ladder", "L0"))
+                for p in load_split(SPLIT)[:2]]
+    batch_id = submit_batch(judge, requests)
+    wait(judge, batch_id, interval_s=0, sleep=lambda s: None)
+    results = collect(judge, batch_id)
+    assert len(results) == 2 and all(r.status == "ok" for r in results.values())
+    created = next(r for r in emulator.requests if r.path == "/v1/messages/batches")
+    assert created.headers["anthropic-version"] == "2023-06-01"
+    assert emulator.violations == []
+
+
+def test_the_sdks_own_api_version_refuses_every_sampling_parameter(emulator):
+    """What the emulator enforces: the pinned SDK's default version (2026-10-21) removed them."""
+    import anthropic
+
+    client = anthropic.Anthropic(api_key=FAKE_KEY, base_url=emulator.url_for(PROVIDER),
+                                 max_retries=0)
+    ask = {"model": "claude-sonnet-4-6", "max_tokens": 16,
+           "messages": [{"role": "user", "content": "Reply in JSON."}]}
+    for param in ("temperature", "top_p", "top_k"):
+        with pytest.raises(anthropic.BadRequestError, match=f"{param}: Extra inputs are not"):
+            client.messages.create(**ask, extra_body={param: 0})
+    assert client.messages.create(**ask).content  # no sampling parameter: answered
+    assert {r.headers["anthropic-version"] for r in emulator.requests} == {"2026-10-21"}

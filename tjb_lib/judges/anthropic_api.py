@@ -2,10 +2,11 @@
 
 The Messages API takes the system prompt as its own top-level field, so system turns are lifted
 out of the message list; ``max_tokens`` is required and comes from the request; temperature is
-sent without ``top_p`` (Sonnet 4.5 and later refuse both). The shared instruction prefix of each
-prompt template is marked with ``cache_control`` so that Anthropic can serve it from its prompt
-cache (it does so only for prefixes of at least 1,024 tokens on Sonnet 4.6; shorter ones are
-billed normally, with no error). Usage is read with its cache reads and writes and thinking
+sent without ``top_p`` (Sonnet 4.5 and later refuse both), under the API version that still
+takes it (``API_VERSION``). The shared instruction prefix of each prompt template is marked
+with ``cache_control`` so that Anthropic can serve it from its prompt cache (it does so only for
+prefixes of at least 1,024 tokens on Sonnet 4.6; shorter ones are billed normally, with no
+error). Usage is read with its cache reads and writes and thinking
 tokens. ``providers/anthropic.py`` cites the documented rules and when they were checked.
 """
 from __future__ import annotations
@@ -19,6 +20,15 @@ from tjb_lib.judges.replies import (at, count, failed_reply, name, part_text, re
 from tjb_lib.protocols.templates import instruction_prefix
 from tjb_lib.records import Request, Response
 
+#: The Messages API version every call names. The anthropic SDK pinned here (2.16.0) sends
+#: 2026-10-21 by default (``anthropic._constants.ANTHROPIC_API_VERSION``) and has no temperature,
+#: top_p or top_k in ``messages.create``; under that version any of them is a 400 ("Versions",
+#: https://platform.claude.com/docs/en/api/versioning, and "Migrating to API version
+#: 2026-10-21", .../api/migration-2026-10-21; both read 2026-12-04, the version dated 2026-10-21).
+#: The paper judges at temperature 0, which 2023-06-01 still takes (within a version its input
+#: parameters are kept), so the calls pin 2023-06-01 and send temperature 0 as the paper did;
+#: the run metadata records the version (``api_version``).
+API_VERSION = "2023-06-01"
 ANTHROPIC_PARAMS = ("temperature", "top_p", "cache_prefix")
 SAMPLING = ("temperature", "top_p")  # untyped by this SDK version: sent as extra body
 CACHE_CONTROL = {"type": "ephemeral"}  # the 5-minute cache
@@ -98,7 +108,11 @@ class AnthropicJudge(APIJudge):
         import anthropic
 
         return anthropic.Anthropic(api_key=key, base_url=self.base_url, timeout=self.timeout_s,
-                                   max_retries=0)
+                                   max_retries=0,
+                                   default_headers={"anthropic-version": API_VERSION})
+
+    def metadata(self) -> dict[str, Any]:
+        return {**super().metadata(), "api_version": API_VERSION}
 
     def request_body(self, request: Request) -> dict[str, Any]:
         """The Messages API body for one request (also the params of a batch entry)."""

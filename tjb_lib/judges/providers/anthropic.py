@@ -1,17 +1,26 @@
 """Anthropic: Claude Sonnet 4.6 over the Messages API (the ``anthropic`` SDK), with message
-batches."""
+batches. The API version the calls pin, and why, is ``anthropic_api.API_VERSION``."""
 from __future__ import annotations
 
-from tjb_lib.judges.anthropic_api import AnthropicJudge
+from tjb_lib.judges.anthropic_api import API_VERSION, AnthropicJudge
 from tjb_lib.judges.provider import JudgeSpec, Price, Provider, Rule, register
 
 CHECKED = "2026-12-03"  # when the rules and prices below were last checked against their source
+VERSIONS_CHECKED = "2026-12-04"
 
 PROVIDER = register(Provider(
     name="anthropic", backend="anthropic", build=AnthropicJudge.from_spec,
     base_url="https://api.anthropic.com", key_env="ANTHROPIC_API_KEY", sdk="anthropic",
     batch=True,
     rules=(
+        Rule(f"every call names anthropic-version {API_VERSION}: API version 2026-10-21 (the "
+             "default of the anthropic SDK 2.x pinned here) removed temperature, top_p and top_k "
+             "and answers any of them with 400, while 2023-06-01 still takes temperature 0-1; "
+             "within one version its input parameters are kept",
+             "https://platform.claude.com/docs/en/api/versioning", VERSIONS_CHECKED),
+        Rule("the SDK majors released with API version 2026-10-21 (Python 2.0.0 and later) send "
+             "it by default; a request names its version in the anthropic-version header",
+             "https://platform.claude.com/docs/en/api/migration-2026-10-21", VERSIONS_CHECKED),
         Rule("the system prompt is the top-level 'system' field; message roles are only user and "
              "assistant; max_tokens is required",
              "https://platform.claude.com/docs/en/api/messages", CHECKED),
@@ -46,6 +55,8 @@ PROVIDER = register(Provider(
         JudgeSpec("claude-sonnet-4-6", "anthropic", "claude-sonnet-4-6", "commercial",
                   params={"temperature": 0, "cache_prefix": True},
                   notes="Full diagnostic matrix; the provider snapshot was not exposed by the "
-                        "endpoint. No logprobs on the Messages API."),
+                        "endpoint. No logprobs on the Messages API. Called under API version "
+                        f"{API_VERSION}, the version that still takes the paper's temperature "
+                        "0 (the SDK's default, 2026-10-21, refuses any temperature)."),
     ),
 ))
