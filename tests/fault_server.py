@@ -52,7 +52,8 @@ except ModuleNotFoundError:  # pragma: no cover - when tests/ becomes a package
 #: the fake API key the tests put in the environment; joined at run time so that no
 #: key-shaped literal sits in the repository
 FAKE_KEY = "-".join(("sk", "test", "FAKEKEY1234567890abcdef"))
-FAULT_KINDS = ("ok", "429", "500", "503", "529", "slow", "drop", "truncated_json", "prose",
+FAULT_KINDS = ("ok", "429", "500", "503", "529", "slow", "trickle", "drop", "truncated_json",
+               "prose",
                "unknown_label", "auth_echo", "content", "body")
 MODEL_PATHS = ("/v1/chat/completions", "/v1/messages")
 SNAPSHOT_SUFFIX = "-2025-01-01"  # the "returned snapshot" the server reports for any model
@@ -69,7 +70,8 @@ class Fault:
 
     kind: str
     retry_after: str | None = "1"   # 429 only: the Retry-After header (seconds or HTTP date)
-    delay_s: float = 2.0            # slow only: how long to wait before answering
+    delay_s: float = 2.0            # slow: the wait before answering; trickle: the time the
+                                    # reply's body takes, sent in 8 pieces
     path: str | None = None
     echo: str = ""                  # auth_echo only: filled with the key header the call sent
     content: Any = None             # content only: the reply's ``content`` field, any JSON value
@@ -521,7 +523,10 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def _reply(self, status: int, payload: Any, headers: dict[str, str] | None = None,
-               raw: bytes | None = None, content_type: str = "application/json") -> None:
+               raw: bytes | None = None, content_type: str = "application/json",
+               trickle_s: float = 0.0) -> None:
+        """Send one reply; with ``trickle_s`` its body goes out in 8 pieces over that time, each
+        piece sooner than a client's per-read timeout would notice."""
         data = raw if raw is not None else json.dumps(payload).encode()
         try:
             self.send_response(status)
@@ -531,7 +536,14 @@ class _Handler(BaseHTTPRequestHandler):
             for k, v in (headers or {}).items():
                 self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(data)
+            if not trickle_s:
+                self.wfile.write(data)
+            step = max(1, -(-len(data) // 8))
+            for i in range(0, len(data), step) if trickle_s else ():
+                self.wfile.write(data[i:i + step])
+                self.wfile.flush()
+                if self.fault_server._stopping.wait(trickle_s / 8):
+                    return
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout) before the slow reply came
 
@@ -578,7 +590,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._reply(refused[0], refused[2])
         fn = srv.chat_completion if path == "/v1/chat/completions" else srv.message
         status, reply_headers, payload = fn(body, fault, headers)
-        self._reply(status, payload, reply_headers)
+        self._reply(status, payload, reply_headers,
+                    trickle_s=fault.delay_s if fault.kind == "trickle" else 0.0)
 
     def _batch_route(self, path: str, raw: bytes, body: Any, headers: dict[str, str]) -> None:
         srv = self.fault_server

@@ -161,12 +161,31 @@ def test_500_every_time_fails_after_max_attempts(fault_server, keys, sleeps):
 def test_slow_reply_times_out_and_is_retried(fault_server, keys, sleeps):
     judge = openai_judge(fault_server, sleeps, timeout_s=0.3)
     fault_server.script([{"kind": "slow", "delay_s": 1.5}])
+    judge.client  # noqa: B018 - the SDK's import, before the clock starts
     t0 = time.monotonic()
     r = judge.complete(verdict_request("Tie"))
     assert r.status == "ok" and r.attempts == 2 and json.loads(r.text)["winner"] == "Tie"
     assert r.meta["retry_log"][0]["kind"] == "transport"
     assert "Timeout" in r.meta["retry_log"][0]["error"]
     assert time.monotonic() - t0 < 1.4  # it did not wait for the slow reply
+
+
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+def test_a_body_trickled_past_the_timeout_fails_the_attempt_and_is_retried(fault_server, keys,
+                                                                          sleeps, api):
+    """The timeout bounds the whole call, not each read: every piece of this body comes sooner
+    than the timeout, but all of it comes later."""
+    policy = RetryPolicy(sleep=sleeps.append)
+    judge = (openai_judge(fault_server, sleeps, timeout_s=1.0) if api == "openai" else
+             AnthropicJudge("c", "claude-sonnet-4-6", fault_server.anthropic_url, timeout_s=1.0,
+                            retry=policy))
+    fault_server.script([{"kind": "trickle", "delay_s": 4.0}])
+    judge.client  # noqa: B018 - the SDK's import, before the clock starts
+    t0 = time.monotonic()
+    r = judge.complete(verdict_request("Tie"))
+    assert r.status == "ok" and r.attempts == 2 and json.loads(r.text)["winner"] == "Tie"
+    assert r.meta["retry_log"][0]["kind"] == "transport"
+    assert time.monotonic() - t0 < 3.0  # it did not wait for the whole trickle
 
 
 def test_dropped_connection_is_retried(fault_server, keys, sleeps):

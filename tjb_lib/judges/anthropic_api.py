@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from tjb_lib.judges import anthropic_batch
-from tjb_lib.judges.api import APIJudge
+from tjb_lib.judges.api import APIJudge, deadline_client
 from tjb_lib.judges.replies import (at, count, failed_reply, name, part_text, reply_response,
                                     shape_error)
 from tjb_lib.protocols.templates import instruction_prefix
@@ -109,6 +109,7 @@ class AnthropicJudge(APIJudge):
 
         return anthropic.Anthropic(api_key=key, base_url=self.base_url, timeout=self.timeout_s,
                                    max_retries=0,
+                                   http_client=deadline_client(anthropic, self.timeout_s),
                                    default_headers={"anthropic-version": API_VERSION})
 
     def metadata(self) -> dict[str, Any]:

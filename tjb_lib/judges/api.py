@@ -11,6 +11,7 @@ inside the SDK client.
 from __future__ import annotations
 
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 from tjb_lib.judges import endpoints
@@ -30,6 +31,39 @@ def sdk_version(module_name: str) -> str | None:
     except ImportError:
         return None
     return getattr(module, "__version__", None)
+
+
+def deadline_client(sdk: Any, timeout_s: float) -> Any:
+    """The SDK's own HTTP client class, with a transport under which one call ends by
+    ``timeout_s`` after it starts. The SDKs' timeout bounds each read, so a reply trickled a
+    piece at a time would otherwise never time out; past the deadline the next piece raises
+    ``ReadTimeout``, which the retry policy counts as a timeout."""
+    import httpx2
+
+    class DeadlineStream(httpx2.SyncByteStream):
+        def __init__(self, stream: Any, deadline: float):
+            self.stream, self.deadline = stream, deadline
+
+        def __iter__(self):
+            for piece in self.stream:
+                if time.monotonic() > self.deadline:
+                    raise httpx2.ReadTimeout(f"the reply took longer than {timeout_s} s")
+                yield piece
+
+        def close(self) -> None:
+            self.stream.close()
+
+    class DeadlineTransport(httpx2.HTTPTransport):
+        def handle_request(self, request: Any) -> Any:
+            deadline = time.monotonic() + timeout_s
+            response = super().handle_request(request)
+            if time.monotonic() > deadline:  # the status line and headers came too slowly
+                response.close()
+                raise httpx2.ReadTimeout(f"the reply took longer than {timeout_s} s")
+            response.stream = DeadlineStream(response.stream, deadline)
+            return response
+
+    return sdk.DefaultHttpxClient(transport=DeadlineTransport(), timeout=timeout_s)
 
 
 class APIJudge(Judge):

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from tjb_lib.judges import openai_batch
-from tjb_lib.judges.api import APIJudge
+from tjb_lib.judges.api import APIJudge, deadline_client
 from tjb_lib.judges.replies import (at, count, failed_reply, name, part_text, reply_response,
                                     shape_error)
 from tjb_lib.records import LABELS, Request, Response
@@ -149,7 +149,7 @@ class OpenAIJudge(APIJudge):
         import openai
 
         return openai.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout_s,
-                             max_retries=0)
+                             max_retries=0, http_client=deadline_client(openai, self.timeout_s))
 
     def request_body(self, request: Request) -> dict[str, Any]:
         """The chat.completions body for one request (also the body of a batch line)."""
