@@ -157,6 +157,9 @@ class FaultServer:
         self.openai_batches: dict[str, dict[str, Any]] = {}
         self.anthropic_batches: dict[str, dict[str, Any]] = {}
         self.missing_models: set[str] = set()  # answered with the provider's 404
+        # OpenAI's enqueued-token limit: a batch file whose prompts hold more tokens fails
+        # validation as a whole (status "failed", the reason in batch.errors, no files)
+        self.batch_token_limit: int | None = None
         self.violations: list[dict[str, Any]] = []  # every refused request: status and body
         self._prompts: dict[str, list[tuple[str, ...]]] = {}  # earlier prompts, for caching
         self._anthropic_cache: set[str] = set()
@@ -424,12 +427,24 @@ class FaultServer:
     # ---- batches -----------------------------------------------------------------------------
     def _advance_openai(self, batch: dict[str, Any]) -> None:
         batch["_polls"] += 1
-        if batch["status"] != "completed" and batch["_polls"] >= self.batch_polls_to_complete:
+        lines = [json.loads(x) for x in self.files[batch["input_file_id"]].decode().splitlines()
+                 if x.strip()]
+        if batch["status"] == "validating" and self.batch_token_limit is not None:
+            enqueued = sum(len(tokenize(_prompt_of(item["body"]))) for item in lines)
+            if enqueued > self.batch_token_limit:
+                model = lines[0]["body"].get("model") if lines else None
+                batch.update(status="failed", failed_at=int(time.time()), errors={
+                    "object": "list", "data": [{
+                        "code": "token_limit_exceeded", "param": None, "line": None,
+                        "message": f"Enqueued token limit reached for {model} in organization "
+                                   f"org-emulator. Limit: {self.batch_token_limit} enqueued "
+                                   "tokens. Please try again once some in_progress batches "
+                                   "have been completed."}]})
+                return
+        done = batch["status"] in ("completed", "failed")
+        if not done and batch["_polls"] >= self.batch_polls_to_complete:
             out, err = [], []
-            for line in self.files[batch["input_file_id"]].decode().splitlines():
-                if not line.strip():
-                    continue
-                item = json.loads(line)
+            for item in lines:
                 body = item["body"]
                 fault = self._next_fault_for_batch(_prompt_of(body))
                 status, _, payload = self.chat_completion(body, fault)

@@ -221,7 +221,7 @@ def test_batch_mode_fills_the_store_stage_by_stage(pairs, tmp_path, monkeypatch)
     monkeypatch.setattr(batch, "batch_api", lambda j: "scripted")
     monkeypatch.setattr(batch, "submit_batch", submit_batch)
     monkeypatch.setattr(batch, "wait", lambda j, bid, interval_s=60.0: None)
-    monkeypatch.setattr(batch, "collect", lambda j, bid: results[bid])
+    monkeypatch.setattr(batch, "collect", lambda j, bid, ids=(): results[bid])
     df = run(SPLIT, "trace_v2", judge, out_dir=tmp_path, progress=False, batch=True)
     assert submitted == [12, 12]  # stage 1 for all 12 comparisons, then stage 2
     assert df.attrs["run"]["batched"] == 24 and df.attrs["run"]["calls"] == 0

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tjb_lib.cost import call_cost, rates
-from tjb_lib.judges.batch import custom_id_for, submit_batch
+from tjb_lib.judges.batch import collect, custom_id_for, submit_batch, wait
 from tjb_lib.judges.openai_api import OpenAIJudge
 from tjb_lib.judges.provider import get
 from tjb_lib.judges.retry import ProviderRejected
@@ -127,3 +127,37 @@ def test_a_batch_uploads_the_same_bodies_complete_would_send(emulator):
     created = next(r for r in emulator.requests if r.path == "/v1/batches")
     assert created.json["endpoint"] == "/v1/chat/completions"
     assert created.json["completion_window"] == "24h"
+
+
+def test_a_batch_that_fails_validation_stores_its_errors_as_each_requests_cause(emulator,
+                                                                               tmp_path):
+    emulator.batch_token_limit = 10  # the organization's enqueued-token limit: the file is over
+    emulator.batch_polls_to_complete = 1
+    judge = judge_at("gpt-5.5", emulator)
+    df = run(SPLIT, "L0", judge, limit=2, batch=True, out_dir=tmp_path, progress=False)
+    assert df.attrs["run"]["batched"] == 4 and (df["decision"] == "failed").all()
+    stored = [json.loads(x)["response"] for x in
+              (tmp_path / "gpt-5.5" / "calls.jsonl").read_text().splitlines()]
+    assert len(stored) == 4 and all(
+        r["status"] == "failed" and "failed validation" in r["error"]
+        and "token_limit_exceeded" in r["error"] and "Enqueued token limit reached" in r["error"]
+        for r in stored)
+    emulator.batch_token_limit = None  # once the organization's queue has room
+    again = run(SPLIT, "L0", judge, limit=2, batch=True, out_dir=tmp_path, progress=False)
+    assert again.attrs["run"]["batched"] == 4 and (again["decision"] != "failed").all()
+
+
+def test_one_refused_line_keeps_the_good_results_and_collecting_again_raises_nothing(emulator):
+    judge = judge_at("gpt-5.5", emulator)
+    good = [build_request(p, "cited_first", Spec("ladder", "L0"))
+            for p in load_split(SPLIT)[:2]]
+    refused = Request(messages=(("user", "Which answer is better, A or B?"),), template="t",
+                      template_version="1")  # JSON mode without the word: OpenAI's 400
+    batch_id = submit_batch(judge, [*good, refused])
+    wait(judge, batch_id, interval_s=0, sleep=lambda s: None)
+    for _ in range(2):  # a rerun collects the same batch again
+        results = collect(judge, batch_id)
+        assert [results[custom_id_for(judge, r)].status for r in good] == ["ok", "ok"]
+        line = results[custom_id_for(judge, refused)]
+        assert line.status == "failed" and line.meta["status_code"] == 400
+        assert "HTTP 400" in line.error and "must contain the word 'json'" in line.error

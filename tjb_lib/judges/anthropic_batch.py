@@ -5,12 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tjb_lib.judges.batch import BatchError, BatchStatus, call
-from tjb_lib.judges.retry import ProviderRejected
 from tjb_lib.records import Request, Response
-
-#: batch error types that mean the same as a fatal HTTP status on a live call
-FATAL_ERROR_TYPES = ("invalid_request_error", "authentication_error", "permission_error",
-                     "not_found_error")
 
 
 def submit(judge: Any, client: Any, items: dict[str, Request]) -> str:
@@ -42,9 +37,8 @@ def _result(judge: Any, result: dict[str, Any], batch_id: str) -> Response:
         r.meta["batch_id"] = batch_id
         return r
     err = (result.get("error") or {}).get("error") or {}
-    if err.get("type") in FATAL_ERROR_TYPES:
-        raise ProviderRejected(f"batch {batch_id}: the provider refused a request: "
-                               f"{err['type']}: {err.get('message', '')}", 400)
+    kind = f"{err['type']}: " if err.get("type") else ""
     return Response(status="failed",
-                    error=f"batch result {result.get('type')}: {err.get('message', '')}".strip(),
+                    error=f"batch result {result.get('type')}: {kind}{err.get('message', '')}"
+                    .strip(),
                     meta={"batch_id": batch_id, "result_type": result.get("type")})

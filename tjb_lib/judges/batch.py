@@ -3,10 +3,11 @@
 ``submit_batch`` uploads the requests, ``poll`` reports progress, ``collect`` turns the results
 into the same ``Response`` records ``complete`` returns, keyed by custom id. Each line's custom id
 is the call key (a hash of judge identity and request), so results go straight into the response
-store. A line the provider failed comes back as ``Response(status="failed")``, never as a
-verdict. The batch-level HTTP calls use the judge's retry policy; giving up there raises
-``BatchError``. A line the provider refused as a request it will never accept (400, 401, 403,
-404) stops the run like the same reply to a live call (``ProviderRejected``). Batch mode is for
+store. A line the provider failed or refused comes back as ``Response(status="failed")`` with
+the provider's status and words, never as a verdict, and never discards the other lines; a batch
+that failed as a whole (OpenAI's validation) gives every request of it a failure naming the
+batch's own errors. The batch-level HTTP calls use the judge's retry policy; giving up there
+raises ``BatchError``. Batch mode is for
 the judges whose provider declares a batch API (``Provider.batch``); each API's own wire format
 is its ``batch_api`` module (``openai_batch``, ``anthropic_batch``). With a budget, a batch is
 charged at its worst case before it is submitted and settled when it is collected.
@@ -24,6 +25,10 @@ from tjb_lib.records import Request, Response, request_key
 
 class BatchError(RuntimeError):
     """A batch could not be submitted, polled or collected."""
+
+
+class BatchFailed(BatchError):
+    """The provider failed the batch as a whole: no line has a result; the message says why."""
 
 
 @dataclass
@@ -102,10 +107,21 @@ def wait(judge: Judge, batch_id: str, interval_s: float = 60.0, timeout_s: float
         slept += interval_s
 
 
-def collect(judge: Judge, batch_id: str) -> dict[str, Response]:
-    """Results of a finished batch as {custom_id: Response}; failed lines are failed Responses.
-    Then the batch's worst-case budget charge is replaced by what the results cost."""
-    out = batch_api(judge).results(judge, judge.client, batch_id)
+def collect(judge: Judge, batch_id: str, ids: Sequence[str] = ()) -> dict[str, Response]:
+    """Results of a finished batch as {custom_id: Response}; failed lines are failed Responses,
+    and so is each of ``ids`` the batch returned nothing for, with the reason (a batch that
+    failed as a whole: its errors). Then the batch's worst-case budget charge is replaced by
+    what the results cost."""
+    try:
+        out = batch_api(judge).results(judge, judge.client, batch_id)
+        missing = f"batch {batch_id} returned no result for this request"
+    except BatchFailed as e:
+        if not ids:
+            raise
+        out, missing = {}, str(e)
+    for cid in ids:
+        out.setdefault(cid, Response(status="failed", error=missing,
+                                     meta={"batch_id": batch_id}))
     charged = _CHARGED.pop(batch_id, None)
     if charged is not None and judge.budget is not None:
         judge.budget.settle_batch(charged, judge.model, out.values())

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tjb_lib.judges.batch import BatchError, BatchStatus, call
-from tjb_lib.judges.retry import FATAL_STATUSES, ProviderRejected
+from tjb_lib.judges.batch import BatchError, BatchFailed, BatchStatus, call
 from tjb_lib.records import Request, Response
 
 ENDPOINT = "/v1/chat/completions"
@@ -36,6 +35,12 @@ def results(judge: Any, client: Any, batch_id: str) -> dict[str, Response]:
     b = call(judge, f"batch retrieve {batch_id}", lambda: client.batches.retrieve(batch_id))
     if b.status not in DONE:
         raise BatchError(f"judge {judge.name!r}: batch {batch_id} is {b.status!r}, not done")
+    if b.status == "failed":  # validation failed the whole file: the reasons are its errors
+        errors = [e.model_dump() for e in (b.errors.data or [])] if b.errors else []
+        raise BatchFailed(f"batch {batch_id} failed validation: " + "; ".join(
+            f"{e.get('code')}: {e.get('message')}"
+            + (f" (line {e['line']})" if e.get("line") is not None else "")
+            for e in errors) if errors else f"batch {batch_id} failed with no reason given")
     out: dict[str, Response] = {}
     for file_id in (b.output_file_id, b.error_file_id):
         if not file_id:
@@ -55,10 +60,8 @@ def _line(judge: Any, row: dict[str, Any], batch_id: str) -> Response:
     if row.get("error") or status_code != 200:
         err = row.get("error") or body.get("error") or {}
         message = err.get("message", err) if isinstance(err, dict) else err
-        if status_code in FATAL_STATUSES:
-            raise ProviderRejected(f"batch {batch_id}: the provider refused a request with HTTP "
-                                   f"{status_code}: {message}", status_code)
-        return Response(status="failed", error=f"batch line failed ({status_code}): {message}",
+        return Response(status="failed", error=f"batch line failed with HTTP {status_code}: "
+                                                f"{message}",
                         meta={"batch_id": batch_id, "status_code": status_code})
     r = judge.parse_reply(body)
     r.meta["batch_id"] = batch_id

@@ -86,11 +86,9 @@ def batch_rounds(comps: list[tuple], judge: Judge, store: ResponseStore, max_rou
         print(f"{judge.name}: batch {batch_id} holds {len(todo)} requests; waiting",
               file=sys.stderr)
         batch.wait(judge, batch_id, interval_s=interval_s)
-        results = batch.collect(judge, batch_id)
+        results = batch.collect(judge, batch_id, list(todo))
         for key, request in todo.items():
-            resp = results.get(key) or Response(
-                status="failed", error=f"batch {batch_id} returned no result for this request")
-            store.put(key, identity, request, resp)
+            store.put(key, identity, request, results[key])
         _log_batch(log, {"batch_id": batch_id, "collected": True})
         sent |= set(todo)
     return len(sent)
