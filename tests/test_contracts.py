@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -72,7 +73,14 @@ def _root(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("case", ["missing_model", "missing_key", "bad_url"])
+def _free_port() -> int:
+    """A port on this machine where nothing listens (bound, then let go)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("case", ["missing_model", "missing_key", "bad_url", "nothing_listens"])
 def test_the_judge_command_stops_with_one_line_and_a_non_zero_exit(emulator, tmp_path, case):
     root = _root(tmp_path)
     emulator.missing_models.add("gpt-5.5")
@@ -86,9 +94,14 @@ def test_the_judge_command_stops_with_one_line_and_a_non_zero_exit(emulator, tmp
     elif case == "missing_key":
         done = _cli(*base, env=env)
         expected = "needs an API key in the environment variable OPENAI_API_KEY"
-    else:
+    elif case == "bad_url":
         done = _cli(*base, "--base-url", "not a url", env=env)
         expected = "cannot be called"
+    else:
+        port = _free_port()
+        done = _cli(*base, "--base-url", f"http://127.0.0.1:{port}/v1",
+                    env={**env, "OPENAI_COMPATIBLE_API_KEY": FAKE_KEY})
+        expected = f"nothing answers at 127.0.0.1:{port}"
     assert done.returncode == 1, done.stderr
     lines = done.stderr.strip().splitlines()  # the progress bar, then the one error line
     errors = [line for line in lines if line.startswith("error")]

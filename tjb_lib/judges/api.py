@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from tjb_lib.judges import endpoints
 from tjb_lib.judges.base import Judge
@@ -161,10 +162,12 @@ class APIJudge(Judge):
         client = self.client
         key = request_key(self.identity(), request)
         who = f"{endpoints.host(self.base_url)} (judge {self.name!r}, model {self.model!r})"
+        where = urlsplit(self.base_url).netloc.rsplit("@", 1)[-1]
 
         def send() -> Response:
             return retried_response(lambda: read_body(self._send(client, body)),
-                                    self.parse_reply, self.retry, key, self._secrets(), who)
+                                    self.parse_reply, self.retry, key, self._secrets(), who,
+                                    where)
 
         if self.budget is None:
             return send()

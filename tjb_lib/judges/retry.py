@@ -29,6 +29,9 @@ _TRANSPORT_ERRORS = ("APIConnectionError", "APITimeoutError", "TimeoutException"
                      "TransportError", "ConnectError", "ReadTimeout", "ConnectionError",
                      "TimeoutError")
 
+#: Exception class names that mean "nothing answered at that address": refused, or no such host.
+_CONNECT_ERRORS = ("ConnectError", "ConnectionRefusedError", "gaierror")
+
 #: Replies no retry or rerun fixes: a malformed or unsupported request (400, 422), a bad key
 #: (401), an empty balance (402, DeepSeek), no access (403), no such model or route (404).
 FATAL_STATUSES = (400, 401, 402, 403, 404, 422)
@@ -41,7 +44,7 @@ class RetryDecision:
     """How one failed attempt is classified: retry or not, and the server's wait hint."""
 
     retry: bool
-    kind: str                      # "rate_limit" | "server" | "transport" | "client" | "other"
+    kind: str  # "rate_limit" | "server" | "connect" | "transport" | "client" | "other"
     status_code: int | None = None
     retry_after_s: float | None = None
 
@@ -138,8 +141,19 @@ def classify(exc: BaseException, now: datetime | None = None) -> RetryDecision:
             return RetryDecision(True, "server", status)
         return RetryDecision(False, "client", status)
     if _class_names(exc) & set(_TRANSPORT_ERRORS):
-        return RetryDecision(True, "transport")
+        connect = any(_class_names(e) & set(_CONNECT_ERRORS) for e in _causes(exc))
+        return RetryDecision(True, "connect" if connect else "transport")
     return RetryDecision(False, "other")
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc`` and what it was raised from, innermost last."""
+    chain, seen = [], set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        chain.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return chain
 
 
 def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
@@ -156,6 +170,10 @@ def describe_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> str:
     if len(msg) > 500:
         msg = msg[:500] + "..."
     return redact(f"{type(exc).__name__}: {msg}", secrets)
+
+
+class UnreachableEndpoint(FatalJudgeError):
+    """No attempt of a call reached a server: the address refuses connections or has no host."""
 
 
 class ProviderRejected(FatalJudgeError):
@@ -209,7 +227,7 @@ def call_with_retry(fn: Callable[[], T], policy: RetryPolicy, key: str = "",
 
 def retried_response(send: Callable[[], Any], parse: Callable[[Any], "Response"],
                      policy: RetryPolicy, key: str, secrets: tuple[str, ...],
-                     who: str = "the endpoint") -> "Response":
+                     who: str = "the endpoint", where: str = "the endpoint") -> "Response":
     """One API call under the retry policy, as a Response: ``parse`` of what ``send`` returned,
     with its attempts and retry log, or, after the give-up limit, a recorded failure. One of the
     ``FATAL_STATUSES`` raises ``ProviderRejected`` instead, naming ``who`` answered it."""
@@ -223,6 +241,12 @@ def retried_response(send: Callable[[], Any], parse: Callable[[Any], "Response"]
         if status in FATAL_STATUSES:
             raise ProviderRejected(f"{who} refused the request with HTTP {status}: "
                                    f"{provider_message(g.__cause__, secrets)}", status) from None
+        if all(h["kind"] == "connect" for h in g.history):
+            root = _causes(g.__cause__)[-1]
+            raise UnreachableEndpoint(
+                f"nothing answers at {where}: {g.attempts} attempt(s) of {who} found no server "
+                f"({redact(f'{type(root).__name__}: {root}', secrets)}); start the server or "
+                "correct the base URL") from None
         return Response(status="failed", error=g.error, attempts=g.attempts,
                         latency_s=time.monotonic() - start,
                         meta={"retry_log": g.history, "error_kind": g.decision.kind,
