@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -81,10 +82,22 @@ def test_trace_costs_more_than_a_one_call_judge_per_1000_comparisons():
     assert (local["usd_per_1000_list"] == 0).all()
 
 
-def _plan(*args: str) -> subprocess.CompletedProcess:
+def _plan(*args: str, **env_vars: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     return subprocess.run([sys.executable, "-m", "tjb_lib", "plan", *args], capture_output=True,
-                          text=True, timeout=300, env={**env, "PYTHONPATH": str(REPO)})
+                          text=True, timeout=300, env={**env, "PYTHONPATH": str(REPO), **env_vars})
+
+
+def test_plan_on_a_fresh_clone_reads_the_tokenizer_only_and_takes_seconds(tmp_path):
+    """No model conversion (it dequantizes every GGUF tensor, about a minute): the tokenizer
+    comes from the GGUF's metadata and is kept for the next plan."""
+    t0 = time.monotonic()
+    done = _plan("--judge", "gpt-5.5", "--scale", "default", TJB_CACHE=str(tmp_path))
+    took = time.monotonic() - t0
+    assert done.returncode == 0, done.stderr
+    assert "GGUF" not in done.stdout + done.stderr and "total (each run once)" in done.stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["smollm2-tokenizer-0.1.2.json"]
+    assert took < 45, took  # 13 s measured on a loaded 2-core machine (the conversion: 60-90 s)
 
 
 def test_plan_command_prints_the_table_and_what_it_rests_on():

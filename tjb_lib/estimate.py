@@ -39,14 +39,26 @@ RECORD_FIELDS_TOKENS = 60  # a stage-1 reply's field names and JSON punctuation,
 def _tokenizer():
     from tokenizers import Tokenizer
 
-    from tjb_lib.judges.smollm2 import ensure_checkpoint
+    from tjb_lib.judges.smollm2 import tokenizer_file
 
-    folder, _ = ensure_checkpoint()
-    return Tokenizer.from_file(str(folder / "tokenizer.json"))
+    return Tokenizer.from_file(str(tokenizer_file()))
+
+
+#: tokens of every text counted so far: a pair's texts recur in every level and paraphrase
+_COUNTS: dict[str, int] = {}
+
+
+def count_texts(texts: Iterable[str]) -> None:
+    """Count the texts not counted yet, in one batch (the tokenizer spreads it over the cores)."""
+    todo = list(dict.fromkeys(t for t in texts if t not in _COUNTS))
+    if todo:
+        encoded = _tokenizer().encode_batch_fast(todo, add_special_tokens=False)
+        _COUNTS.update((t, len(e.ids)) for t, e in zip(todo, encoded))
 
 
 def count_text(text: str) -> int:
-    return len(_tokenizer().encode(text, add_special_tokens=False).ids)
+    count_texts([text])
+    return _COUNTS[text]
 
 
 def count_request(request: Request) -> int:
@@ -74,23 +86,32 @@ class Call:
     output_tokens: int
 
 
-def comparison_calls(pair: Pair, order: str, spec: Spec) -> list[Call]:
-    """The calls one ordered comparison makes, with their estimated tokens."""
+def comparison_requests(pair: Pair, order: str, spec: Spec) -> tuple[list[Request], list[str]]:
+    """The requests one ordered comparison makes, and the texts a TRACE stage-1 reply restates
+    (both candidates' content, citation display stripped; none for trace_v1 and one-call
+    protocols)."""
     from tjb_lib.pairs.strip import strip_artifacts
     from tjb_lib.protocols.requests import (build_request, shown_texts, stage1_request,
                                             stage2_request)
 
+    if spec.single_call:
+        return [build_request(pair, order, spec)], []
+    restated = ([] if spec.protocol == "trace_v1"
+                else [strip_artifacts(t) for t in shown_texts(pair, order)])
+    return [stage1_request(pair, order, spec), stage2_request(pair, {"A": {}, "B": {}})], restated
+
+
+def comparison_calls(spec: Spec, requests: list[Request], restated: list[str]) -> list[Call]:
+    """The calls of one ordered comparison (``comparison_requests``), with their tokens."""
     verdict_out = count_text(VERDICT_REPLY)
     if spec.single_call:
-        request = build_request(pair, order, spec)
+        (request,) = requests
         return [Call(request.template, count_request(request), verdict_out)]
-    first = stage1_request(pair, order, spec)
+    first, second = requests
     if spec.protocol == "trace_v1":  # final answers and a support flag only
         records_out = RECORD_FIELDS_TOKENS // 2 + 2 * 12
     else:  # both candidates' task content, restated
-        records_out = RECORD_FIELDS_TOKENS + sum(count_text(strip_artifacts(t))
-                                                 for t in shown_texts(pair, order))
-    second = stage2_request(pair, {"A": {}, "B": {}})
+        records_out = RECORD_FIELDS_TOKENS + sum(count_text(t) for t in restated)
     return [Call(first.template, count_request(first), records_out),
             Call(second.template, count_request(second) + records_out, verdict_out)]
 
@@ -98,15 +119,19 @@ def comparison_calls(pair: Pair, order: str, spec: Spec) -> list[Call]:
 @lru_cache(maxsize=None)
 def run_calls(split: str, protocol: str, limit: int | None = None) -> tuple[tuple[Call, ...], int]:
     """(every call, the number of ordered comparisons) of one run: a split under a CLI protocol
-    name, both orders of every pair."""
+    name, both orders of every pair. Every distinct text is counted once, in one batch."""
     from tjb_lib.pairs import load_split
     from tjb_lib.protocols import ordered_comparisons
 
     pairs = load_split(split)
     comparisons = ordered_comparisons(pairs[:limit] if limit is not None else pairs,
                                       expand(protocol, split))
-    calls = tuple(call for pair, order, spec in comparisons
-                  for call in comparison_calls(pair, order, spec))
+    planned = [(spec, *comparison_requests(pair, order, spec)) for pair, order, spec in comparisons]
+    count_texts([content for _, requests, restated in planned
+                 for texts in ([c for r in requests for _, c in r.messages], restated)
+                 for content in texts])
+    calls = tuple(call for spec, requests, restated in planned
+                  for call in comparison_calls(spec, requests, restated))
     return calls, len(comparisons)
 
 

