@@ -11,7 +11,8 @@ import pytest
 
 from tjb_lib.judges import provider as provider_registry
 from tjb_lib.judges.base import Judge
-from tjb_lib.judges.catalog import base_url_env, build, describe, get_judge, judges, resolve
+from tjb_lib.judges.catalog import (base_url_env, build, describe, find_spec, get_judge, judges,
+                                    resolve)
 from tjb_lib.judges.endpoints import COMPATIBLE_KEY_ENV
 from tjb_lib.judges.provider import JudgeSpec, Provider, get, registered
 from tjb_lib.records import Request, Response
@@ -63,6 +64,18 @@ def test_every_provider_rule_and_price_names_a_public_source_and_the_date_it_was
             assert price.source and (price.checked == "n/a" or re.fullmatch(
                 r"\d{4}-\d\d-\d\d", price.checked)), (p.name, price.model)
         assert all(s.provider == p.name for s in p.judges)
+
+
+def test_what_an_endpoint_returned_is_said_of_the_papers_runs_never_of_ours():
+    """A replay makes no call, so no note may read as if an endpoint had answered us."""
+    from tjb_lib.notebook import about_judge
+
+    for spec in JUDGES.values():
+        for sentence in re.split(r"(?<=[.;])\s", spec.notes):
+            if re.search(r"endpoint (reported|returns|returned)|snapshot", sentence):
+                assert "paper" in sentence, (spec.name, sentence)
+    shown = about_judge(find_spec("gpt-5.5"))
+    assert "in the paper, where the endpoint reported snapshot gpt-5.5-2026-04-23" in shown
 
 
 def test_smollm2_is_plainly_labelled_a_weak_judge():

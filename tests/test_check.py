@@ -63,3 +63,31 @@ def test_check_of_a_model_the_endpoint_lacks_is_one_error_line():
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
     assert done.stderr.startswith("error: ") and "HTTP 404" in done.stderr
+
+
+def _check_args(server: FaultServer, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    return subprocess.run([sys.executable, "-m", "tjb_lib", "check", *args], capture_output=True,
+                          text=True, timeout=300, env={**env, "PYTHONPATH": str(REPO),
+                                                       "OPENAI_COMPATIBLE_API_KEY": FAKE_KEY})
+
+
+def test_a_check_that_got_no_answer_says_so_instead_of_reporting_a_reply():
+    with FaultServer() as server:
+        server.script([{"kind": "429", "retry_after": "0"}] * 5)  # every attempt refused
+        done = _check_args(server, "--judge", "gpt-5.5", "--base-url", server.openai_url,
+                           "--pairs", "2")
+    assert done.returncode == 1
+    out = done.stdout
+    assert "no answer came" in out and "5 attempt" in out and "RateLimitError" in out
+    for claim in ("answered as", "JSON verdict", "tokens:", "label probabilities"):
+        assert claim not in out, claim
+
+
+def test_check_refuses_zero_pairs_in_one_line_before_any_call():
+    with FaultServer() as server:
+        done = _check_args(server, "--judge", "gpt-5.5", "--base-url", server.openai_url,
+                           "--pairs", "0")
+        assert server.count() == 0
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == ["error: --pairs must be at least 1, got 0"]

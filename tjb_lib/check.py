@@ -5,8 +5,9 @@ one-word answers) and reports what the endpoint returned: the model or snapshot 
 reply is the JSON verdict the paper asks for, whether label probabilities came back, the tokens
 (cached input and reasoning ones too), and then the estimated price per 1,000 ordered comparisons
 of each protocol setting (``estimate.per_1000``). The call is not stored: it probes the
-endpoint, it judges nothing. A refused request, a missing key or an unusable endpoint is one
-error line and a non-zero exit, as in a run.
+endpoint, it judges nothing. A refused request, a missing key, an unusable endpoint or one where
+nothing answers is one error line and a non-zero exit, as in a run; a call that got no answer
+after its retries says so and reports nothing a reply did not say.
 """
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ def probe(judge: Any) -> dict[str, Any]:
         "cached_input_tokens": response.cached_input_tokens,
         "reasoning_tokens": response.reasoning_tokens,
         "finish": response.meta.get("finish_reason") or response.meta.get("stop_reason"),
+        "attempts": response.attempts,
     }
 
 
@@ -52,11 +54,19 @@ def report(found: dict[str, Any]) -> str:
     def yes(flag: bool) -> str:
         return "yes" if flag else "NO"
 
+    if found["status"] != "ok":
+        return "\n".join([f"{found['judge']} at {found['endpoint']}",
+                          f"  no answer came: the call failed after {found['attempts']} "
+                          f"attempt(s): {found['error']}"])
     probs = found["label_probs"]
+    returned = found["model_returned"]
+    tokens = ("  tokens: not reported" if found["input_tokens"] is None else
+              f"  tokens: {found['input_tokens']} in ({found['cached_input_tokens']} cached), "
+              f"{found['output_tokens']} out ({found['reasoning_tokens']} reasoning)")
     lines = [
         f"{found['judge']} at {found['endpoint']}",
-        f"  model sent {found['model_sent']!r}, endpoint answered as "
-        f"{found['model_returned']!r}",
+        f"  model sent {found['model_sent']!r}, "
+        + (f"endpoint answered as {returned!r}" if returned else "the reply named no model"),
         f"  call: {found['status']}" + (f" ({found['error']})" if found["error"] else "")
         + (f", finish {found['finish']}" if found["finish"] else ""),
         f"  JSON verdict: {yes(found['json_verdict'])} (label {found['label']}); reply "
@@ -64,8 +74,7 @@ def report(found: dict[str, Any]) -> str:
         "  label probabilities: " + (", ".join(f"P({k})={v:.3f}" for k, v in probs.items())
                                      if probs else ("NO (asked)" if found["logprobs_asked"]
                                                     else "not asked (no logprobs here)")),
-        f"  tokens: {found['input_tokens']} in ({found['cached_input_tokens']} cached), "
-        f"{found['output_tokens']} out ({found['reasoning_tokens']} reasoning)",
+        tokens,
     ]
     return "\n".join(lines)
 
@@ -75,6 +84,8 @@ def check_cli(args) -> int:
     from tjb_lib.estimate import judge_rates, per_1000
     from tjb_lib.judges.catalog import get_judge
 
+    if args.pairs < 1:
+        raise ValueError(f"--pairs must be at least 1, got {args.pairs}")
     judge = get_judge(args.judge, base_url=args.base_url, model=args.model)
     judge.check_ready()
     found = probe(judge)

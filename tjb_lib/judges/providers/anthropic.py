@@ -54,8 +54,8 @@ PROVIDER = register(Provider(
     judges=(
         JudgeSpec("claude-sonnet-4-6", "anthropic", "claude-sonnet-4-6", "commercial",
                   params={"temperature": 0, "cache_prefix": True},
-                  notes="Full diagnostic matrix; the provider snapshot was not exposed by the "
-                        "endpoint. No logprobs on the Messages API. Called under API version "
+                  notes="Full diagnostic matrix in the paper, whose endpoint did not expose the "
+                        "provider snapshot. No logprobs on the Messages API. Called under API version "
                         f"{API_VERSION}, the version that still takes the paper's temperature "
                         "0 (the SDK's default, 2026-10-21, refuses any temperature)."),
     ),

@@ -38,7 +38,8 @@ PROVIDER = register(Provider(
     judges=(
         JudgeSpec("deepseek-v4-flash", "deepseek", "deepseek-v4-flash", "commercial",
                   params={"temperature": 0, "thinking": "disabled", **LOGPROBS},
-                  notes="Full diagnostic matrix; the endpoint returns the alias only. Thinking is "
-                        "off so that temperature 0 applies and logprobs are allowed."),
+                  notes="Full diagnostic matrix in the paper, whose endpoint returned the alias "
+                        "only. Thinking is off so that temperature 0 applies and logprobs are "
+                        "allowed."),
     ),
 ))

@@ -48,8 +48,9 @@ PROVIDER = register(Provider(
                   reported_snapshot="gpt-5.5-2026-04-23",
                   params={"temperature": 0, "max_tokens_param": "max_completion_tokens",
                           "reasoning_effort": "none", **LOGPROBS},
-                  notes="Full diagnostic matrix in the paper; the endpoint reported snapshot "
-                        "gpt-5.5-2026-04-23. Reasoning is off (reasoning_effort 'none') so that "
+                  notes="Full diagnostic matrix in the paper, where the endpoint reported "
+                        "snapshot gpt-5.5-2026-04-23 (its Table A7); what the replies to our calls "
+                        "name is in each verdict row (model_returned). Reasoning is off (reasoning_effort 'none') so that "
                         "temperature 0 and logprobs are accepted and the output cap is the "
                         "reply's."),
     ),
