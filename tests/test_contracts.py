@@ -15,13 +15,13 @@ import pytest
 
 from tjb_lib.judges.anthropic_api import AnthropicJudge
 from tjb_lib.judges.base import FatalJudgeError
-from tjb_lib.judges.catalog import get_judge, judges
+from tjb_lib.judges.catalog import judges
 from tjb_lib.judges.openai_api import OpenAIJudge
 from tjb_lib.judges.retry import ProviderRejected
 from tjb_lib.runner import run
 
 from _emulated import PROTOCOLS, SPLIT, judge_at
-from fault_server import FAKE_KEY, SNAPSHOT_SUFFIX, FaultServer  # noqa: E402
+from fault_server import FAKE_KEY, SNAPSHOT_SUFFIX  # noqa: E402
 
 JUDGES = judges()
 REPO = Path(__file__).resolve().parent.parent

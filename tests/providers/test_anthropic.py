@@ -10,7 +10,7 @@ import pytest
 import tjb_lib.judges.anthropic_api as anthropic_api
 from tjb_lib.cost import call_cost
 from tjb_lib.judges.anthropic_api import AnthropicJudge
-from tjb_lib.judges.batch import collect, custom_id_for, submit_batch, wait
+from tjb_lib.judges.batch import collect, submit_batch, wait
 from tjb_lib.judges.provider import get
 from tjb_lib.judges.retry import ProviderRejected, RetryPolicy
 from tjb_lib.pairs import load_split
@@ -18,7 +18,7 @@ from tjb_lib.protocols import Spec, build_request
 from tjb_lib.records import Request
 from tjb_lib.runner import run
 
-from _emulated import SPLIT, judge_at
+from _emulated import SPLIT, batch_with, judge_at
 from fault_server import FAKE_KEY, Fault
 
 PROVIDER = get("anthropic")
@@ -202,17 +202,10 @@ def test_the_sdks_own_api_version_refuses_every_sampling_parameter(emulator):
 
 
 def test_one_refused_entry_keeps_the_good_results_and_collecting_again_raises_nothing(emulator):
-    judge = judge_at("claude-sonnet-4-6", emulator)
-    good = [build_request(p, "cited_first", Spec("ladder", "L0"))
-            for p in load_split(SPLIT)[:2]]
     refused = Request(messages=(("user", "Which is better? Reply in JSON."),
                                 ("assistant", '{"winner": "')),  # a prefill: Claude 4.6's 400
                       template="t", template_version="1")
-    batch_id = submit_batch(judge, [*good, refused])
-    wait(judge, batch_id, interval_s=0, sleep=lambda s: None)
-    for _ in range(2):  # a rerun collects the same batch again
-        results = collect(judge, batch_id)
-        assert [results[custom_id_for(judge, r)].status for r in good] == ["ok", "ok"]
-        entry = results[custom_id_for(judge, refused)]
+    for good, entry in batch_with(judge_at("claude-sonnet-4-6", emulator), refused):
+        assert [r.status for r in good] == ["ok", "ok"]
         assert entry.status == "failed" and "invalid_request_error" in entry.error
         assert "prefill" in entry.error

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tjb_lib.cost import call_cost, rates
-from tjb_lib.judges.batch import collect, custom_id_for, submit_batch, wait
+from tjb_lib.judges.batch import custom_id_for, submit_batch
 from tjb_lib.judges.openai_api import OpenAIJudge
 from tjb_lib.judges.provider import get
 from tjb_lib.judges.retry import ProviderRejected
@@ -18,7 +18,7 @@ from tjb_lib.protocols import Spec, build_request
 from tjb_lib.records import Request
 from tjb_lib.runner import run
 
-from _emulated import SPLIT, judge_at
+from _emulated import SPLIT, batch_with, judge_at
 
 PROVIDER = get("openai")
 
@@ -148,16 +148,9 @@ def test_a_batch_that_fails_validation_stores_its_errors_as_each_requests_cause(
 
 
 def test_one_refused_line_keeps_the_good_results_and_collecting_again_raises_nothing(emulator):
-    judge = judge_at("gpt-5.5", emulator)
-    good = [build_request(p, "cited_first", Spec("ladder", "L0"))
-            for p in load_split(SPLIT)[:2]]
     refused = Request(messages=(("user", "Which answer is better, A or B?"),), template="t",
                       template_version="1")  # JSON mode without the word: OpenAI's 400
-    batch_id = submit_batch(judge, [*good, refused])
-    wait(judge, batch_id, interval_s=0, sleep=lambda s: None)
-    for _ in range(2):  # a rerun collects the same batch again
-        results = collect(judge, batch_id)
-        assert [results[custom_id_for(judge, r)].status for r in good] == ["ok", "ok"]
-        line = results[custom_id_for(judge, refused)]
+    for good, line in batch_with(judge_at("gpt-5.5", emulator), refused):
+        assert [r.status for r in good] == ["ok", "ok"]
         assert line.status == "failed" and line.meta["status_code"] == 400
         assert "HTTP 400" in line.error and "must contain the word 'json'" in line.error
