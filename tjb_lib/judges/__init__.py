@@ -1,1 +1,2 @@
-"""Judge backends behind one interface (see base.Judge) and the catalog that names them."""
+"""Judges behind one interface (``base.Judge``): one module per provider in ``providers/``,
+registered by name (``provider``), and the catalog that names the paper's judges."""
