@@ -125,9 +125,11 @@ def ranking_pairs_per_query(nb) -> dict[str, Any]:
 
 
 def judge_temperature(nb) -> dict[str, Any]:
+    from tjb_lib.judges.provider import get
+
     spec = nb.spec
     note = ("scored from the label probabilities of one forward pass: no sampling"
-            if spec.backend == "local_hf" else "")
+            if get(spec.provider).in_process else "")
     return _value(ours=spec.params.get("temperature", np.nan), setting=f"catalog {spec.name}",
                   note=note)
 
