@@ -17,10 +17,11 @@ It answers a deterministic verdict computed from the prompt, records every reque
 (path, headers, body and a hash of the body, so duplicate calls can be counted), and injects the
 faults a long judging run meets: 429 with Retry-After, 5xx, a reply slower than the client
 timeout, a dropped connection, replies that do not parse (truncated JSON, prose, an unknown
-label), a reply whose ``content`` field has any shape (``Fault("content", content=5)``) and a 200
-whose body is not JSON or is cut off (``Fault("body", body='{"choi')``). It also implements,
-minimally but over HTTP, the OpenAI files + batches endpoints and Anthropic's message batches,
-whose lines are checked against the same rules.
+label), a reply whose ``content`` field has any shape (``Fault("content", content=5)``), a 200
+whose body is not JSON or is cut off (``Fault("body", body='{"choi')``), a 200 that quotes the key
+header it was sent (``Fault("echo")``) and usage that says anything (``Fault("ok", usage=...)``).
+It also implements, minimally but over HTTP, the OpenAI files + batches endpoints and Anthropic's
+message batches, whose lines are checked against the same rules.
 
 Faults come from a script (``server.script([...])``, consumed one per model call, in order) or
 from a marker in the prompt (``[[fault:500]]``), which also reaches batch lines. The verdict is
@@ -53,8 +54,7 @@ except ModuleNotFoundError:  # pragma: no cover - when tests/ becomes a package
 #: key-shaped literal sits in the repository
 FAKE_KEY = "-".join(("sk", "test", "FAKEKEY1234567890abcdef"))
 FAULT_KINDS = ("ok", "429", "500", "503", "529", "slow", "trickle", "drop", "truncated_json",
-               "prose",
-               "unknown_label", "auth_echo", "content", "body")
+               "prose", "unknown_label", "auth_echo", "echo", "content", "body")
 MODEL_PATHS = ("/v1/chat/completions", "/v1/messages")
 SNAPSHOT_SUFFIX = "-2025-01-01"  # the "returned snapshot" the server reports for any model
 STAGE1_ASK = '{"A": {"final_answer"'  # how a TRACE stage-1 prompt shows the records it wants
@@ -73,9 +73,10 @@ class Fault:
     delay_s: float = 2.0            # slow: the wait before answering; trickle: the time the
                                     # reply's body takes, sent in 8 pieces
     path: str | None = None
-    echo: str = ""                  # auth_echo only: filled with the key header the call sent
+    echo: str = ""                  # auth_echo, echo: filled with the key header the call sent
     content: Any = None             # content only: the reply's ``content`` field, any JSON value
     body: str = ""                  # body only: the whole 200 body, sent as it is
+    usage: dict[str, Any] | None = None  # any reply: fields that replace the reply's usage
 
     def __post_init__(self) -> None:
         if self.kind not in FAULT_KINDS:
@@ -263,6 +264,8 @@ class FaultServer:
             return PROSE
         if fault.kind == "unknown_label":
             return json.dumps({"winner": "C", "reason": "neither A nor B"})
+        if fault.kind == "echo":  # a 200 whose reply quotes the key header it was sent
+            return json.dumps({"winner": label, "reason": f"you sent {fault.echo}"})
         return json.dumps({"winner": label, "reason": "deterministic verdict from the test server"})
 
     def _logprobs(self, content: str, label: str, top_n: int) -> dict[str, Any]:
@@ -367,6 +370,7 @@ class FaultServer:
         usage: dict[str, Any] = {"prompt_tokens": len(tokens), "completion_tokens": n_out,
                                  "total_tokens": len(tokens) + n_out,
                                  **dialect.usage(len(tokens), cached, thought)}
+        usage.update(fault.usage or {})
         return 200, {}, {
             "id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion",
             "created": int(time.time()), "model": body.get("model", "") + SNAPSHOT_SUFFIX,
@@ -392,7 +396,8 @@ class FaultServer:
             "model": body.get("model", "") + SNAPSHOT_SUFFIX,
             "content": blocks, "stop_reason": "end_turn", "stop_sequence": None,
             "usage": {"input_tokens": total - read - written, "output_tokens": _n_tokens(content),
-                      "cache_read_input_tokens": read, "cache_creation_input_tokens": written}}
+                      "cache_read_input_tokens": read, "cache_creation_input_tokens": written,
+                      **(fault.usage or {})}}
 
     def _anthropic_cached(self, dialect: "rules.Dialect",
                           body: dict[str, Any]) -> tuple[int, int]:
@@ -596,7 +601,7 @@ class _Handler(BaseHTTPRequestHandler):
         if fault.kind == "drop":
             self.close_connection = True
             return
-        if fault.kind == "auth_echo":
+        if fault.kind in ("auth_echo", "echo"):
             fault.echo = self.headers.get("x-api-key") or self.headers.get("authorization", "")
         if fault.kind == "body":
             return self._reply(200, None, raw=fault.body.encode())

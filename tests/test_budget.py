@@ -1,7 +1,10 @@
 """``--budget USD``: a run stops cleanly before the call that could take its spend past the limit;
-what was judged stays stored, and a rerun with a larger budget goes on from there."""
+what was judged stays stored, and a rerun with a larger budget goes on from there. The spend is
+what the replies' usage costs, held to what each call could use, and calls in flight do not
+stop the run early."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,7 +15,7 @@ import pytest
 from tjb_lib.estimate import count_request
 from tjb_lib.judges.batch import collect, submit_batch, wait
 from tjb_lib.judges.budget import (BUDGET_ENV, LEDGER_ENV, Budget, BudgetExceeded, _cost,
-                                   response_cost, set_budget, shared_budget,
+                                   bounded, response_cost, set_budget, shared_budget,
                                    worst_case_tokens)
 from tjb_lib.judges.catalog import get_judge
 from tjb_lib.judges.retry import RetryPolicy
@@ -22,7 +25,7 @@ from tjb_lib.protocols.requests import stage1_request
 from tjb_lib.records import Request, Response
 from tjb_lib.runner import run
 
-from fault_server import FAKE_KEY, FaultServer  # noqa: E402
+from fault_server import FAKE_KEY, Fault, FaultServer  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 SPLIT = "moderate_hotpotqa"
@@ -70,6 +73,72 @@ def test_spend_is_what_the_replies_cost_not_the_reservations(fault_server, gpt):
     assert response_cost("gpt-5.5", response) > 0
     assert budget.spent() == pytest.approx(response_cost("gpt-5.5", response))
     assert budget.spent() < _cost("gpt-5.5", *worst_case_tokens(request), batch=False)
+
+
+def _l0_request() -> Request:
+    return build_request(load_split(SPLIT)[0], "cited_first", Spec("ladder", "L0"))
+
+
+def test_usage_past_what_a_call_could_use_is_held_to_it_and_kept_as_reported():
+    request = _l0_request()
+    n_in, n_out = worst_case_tokens(request)
+    said = Response(status="ok", text="{}", input_tokens=10 * n_in, output_tokens=1_000_000,
+                    cached_input_tokens=2_000_000, reasoning_tokens=5_000_000)
+    held = bounded(request, said)
+    assert (held.input_tokens, held.output_tokens, held.cached_input_tokens,
+            held.reasoning_tokens) == (n_in, n_out, 0, n_out)
+    assert held.meta["reported_usage"]["cached_input_tokens"] == 2_000_000
+    plain = Response(status="ok", text="{}", input_tokens=300, output_tokens=20,
+                     cached_input_tokens=128)
+    assert bounded(request, plain) is plain  # usage within bounds is kept as it is
+
+
+def test_a_server_that_reports_cached_tokens_past_the_prompt_cannot_make_calls_free(
+        fault_server, gpt, tmp_path):
+    """cached_tokens 2,000,000 against a prompt of a few hundred tokens made every call cost
+    less than nothing, so a budget never stopped; held to the prompt, it stops."""
+    fault_server.script([Fault("ok", usage={"prompt_tokens_details": {"cached_tokens": 2_000_000}})
+                         for _ in range(40)])
+    budget = Budget(3 * _cost("gpt-5.5", *worst_case_tokens(_l0_request()), batch=False))
+    with pytest.raises(BudgetExceeded):
+        run(SPLIT, "L0", gpt(budget), limit=20, concurrency=1, out_dir=tmp_path, progress=False)
+    assert 0 < fault_server.count("/v1/chat/completions") < 40
+    assert 0 < budget.spent() <= budget.limit_usd
+    stored = [json.loads(x)["response"] for x in
+              (tmp_path / "gpt-5.5" / "calls.jsonl").read_text().splitlines()]
+    assert all(r["cached_input_tokens"] == 0 for r in stored)
+    assert all(r["meta"]["reported_usage"]["cached_input_tokens"] == 2_000_000 for r in stored)
+
+
+def test_a_server_that_reports_output_past_the_cap_is_charged_the_cap(fault_server, gpt,
+                                                                      tmp_path):
+    request = _l0_request()
+    worst = _cost("gpt-5.5", *worst_case_tokens(request), batch=False)
+    fault_server.script([Fault("ok", usage={"completion_tokens": 1_000_000})] * 3)
+    budget = Budget(1.0)
+    gpt(budget).complete(request)
+    assert 0 < budget.spent() <= worst  # not $30 for one call
+    df = run(SPLIT, "L0", gpt(Budget(1.0)), limit=1, concurrency=1, out_dir=tmp_path,
+             progress=False)
+    assert list(df["output_tokens"]) == [request.max_tokens] * 2
+
+
+def test_calls_in_flight_do_not_stop_a_budget_short(tmp_path, monkeypatch):
+    """At concurrency 8 the reservations of calls in flight stopped the run after 3 calls where
+    one worker made 15; they are released as calls finish, and the run goes on while the next
+    call fits."""
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", FAKE_KEY)
+    limit = 8 * _cost("gpt-5.5", *worst_case_tokens(_l0_request()), batch=False)
+    made = {}
+    for workers in (1, 8):
+        with FaultServer(latency_s=0.05) as server:
+            judge = get_judge("gpt-5.5", base_url=server.openai_url, budget=Budget(limit),
+                              retry=RetryPolicy(max_attempts=1, sleep=lambda s: None))
+            with pytest.raises(BudgetExceeded):
+                run(SPLIT, "L0", judge, limit=30, concurrency=workers,
+                    out_dir=tmp_path / str(workers), progress=False)
+            made[workers] = server.count("/v1/chat/completions")
+    assert made[1] > 8 and made[8] >= made[1] - 2, made
 
 
 def test_processes_that_share_a_ledger_share_the_budget(tmp_path):

@@ -1,4 +1,8 @@
-"""The verdict parser reads a label only when the reply names exactly one, and never invents Tie."""
+"""The verdict parser reads a label only when the reply names exactly one, never invents Tie, and
+takes time linear in the reply's length."""
+import signal
+import time
+
 import pytest
 
 from tjb_lib.parse import (TRACE_V1_FIELDS, TRACE_V2_FIELDS, Verdict, normalize_label,
@@ -154,7 +158,7 @@ def test_a_reply_naming_conflicting_labels_is_unparsed(text):
     ('Answer A: cites two sources.\nAnswer B: plain.\n{"winner": "B"}', "B"),
     ('{"winner": "Tie", "verdict": "tie"}', "Tie"),
 ])
-def test_labels_that_agree_or_are_not_label_claims_still_parse(text, label):
+def test_labels_that_agree_or_are_not_label_statements_still_parse(text, label):
     assert parse_verdict(text).label == label
 
 
@@ -168,3 +172,38 @@ def test_a_reply_that_is_not_text_is_unparsed_not_an_exception(reply):
 @pytest.mark.parametrize("probs", ["A", ["A", "B", "Tie"], {"A": "0.9", "B": 0.1, "Tie": 0.0}])
 def test_label_probabilities_of_another_shape_are_unparsed(probs):
     assert parse_verdict(None, probs) == Verdict(None, "unparsed", None)
+
+
+MB = 1_000_000
+#: replies built to make a JSON scan re-read the text from every "{": one byte, unclosed nesting,
+#: keys whose values open the next object, thousands of objects side by side
+HOSTILE_UNITS = ["{", '{"a":', '{"a":[', '{"":{', '{ "', '{"a":"{', "{\n", '[{"a":',
+                 '{"winner": "A"} ', '{"reason": "x", "winner": "A", "s": [1, {"k": true}]} x {']
+
+
+@pytest.mark.parametrize("unit", HOSTILE_UNITS)
+def test_a_megabyte_reply_parses_within_a_second_of_cpu_and_names_no_label(unit):
+    text = (unit * (MB // len(unit) + 1))[:MB]
+
+    def too_slow(*_):
+        raise TimeoutError("parsing 1 MB took more than 20 s of wall time")
+
+    previous = signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(20)  # bounded even where the parse is quadratic (160 s for the first unit)
+    try:
+        cpu = [time.process_time()]
+        verdict = parse_verdict(text)
+        cpu.append(time.process_time())
+        records = parse_normalized(text)
+        cpu.append(time.process_time())
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert cpu[1] - cpu[0] <= 1.0 and cpu[2] - cpu[1] <= 1.0
+    assert verdict.label is None and records is None
+
+
+def test_a_verdict_after_ordinary_amounts_of_braces_and_prose_still_parses():
+    prose = "Candidate A writes {x} and {\"y\": [1, 2} twice. " * 200  # 10 KB, 200 tries
+    assert parse_verdict(prose + '{"winner": "B", "reason": "x"}') == Verdict("B", "json", "x")
+    assert parse_verdict("{" * 5000 + '{"winner": "A"}').label == "A"

@@ -111,3 +111,24 @@ def test_records_already_in_an_old_store_replay_as_unparsed_rows(pairs, tmp_path
     df = run(SPLIT, "L1", judge, out_dir=tmp_path, progress=False, limit=4, replay_only=True)
     assert judge.n_calls == 0 and len(df) == 8
     assert set(df["decision"]) == {"unparsed"} and df["parsed"].isna().all()
+
+
+def test_a_ten_megabyte_reply_is_stored_once_and_its_row_keeps_an_excerpt(fault_server, pairs,
+                                                                           tmp_path):
+    """The store keeps the reply whole; the rows file, which held it a second time, keeps the
+    first ``ROW_TEXT_CHARS`` and says where the rest is."""
+    from tjb_lib.protocols.run import ROW_TEXT_CHARS
+
+    reply = "y" * 10_000_000  # 10 MB, no verdict in it (one token: the server stays quick)
+    fault_server.script([Fault("content", content=reply)])
+    df = run(SPLIT, "L0", _judges(fault_server)["openai"], limit=1, out_dir=tmp_path,
+             progress=False, concurrency=1)
+    assert df["decision"].iloc[0] == "unparsed"
+    stored = {r["key"]: r["response"]["text"] for r in ResponseStore(tmp_path / "o").records()}
+    assert stored[df["request_hashes"].iloc[0][0]] == reply
+    row_text = df["raw_text"].iloc[0]
+    assert row_text.startswith(reply[:ROW_TEXT_CHARS]) and "whole reply is in the store" in row_text
+    rows_file = tmp_path / "o" / f"{SPLIT}.L0.jsonl"
+    assert rows_file.stat().st_size < 2 * ROW_TEXT_CHARS + 10_000
+    total = sum(p.stat().st_size for p in (tmp_path / "o").rglob("*") if p.is_file())
+    assert total < len(reply) + 100_000  # the reply is on disk once

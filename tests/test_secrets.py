@@ -103,3 +103,27 @@ def test_redact_masks_key_shaped_strings_and_given_secrets():
     assert redact("Bearer abcdef123456", ("abcdef123456",)) == "Bearer ***"
     key = "-".join(("sk", "ant", "api03", "ZZZZZZZZZZ"))  # no key-shaped literal in the repo
     assert redact(f"{key} rejected") == "sk-ant-*** rejected"
+
+
+def test_a_key_a_reply_echoes_reaches_no_file_rows_included(fault_server, tmp_path,
+                                                             monkeypatch, capsys):
+    """A 200 whose reply quotes the Authorization header it was sent: the store held it redacted
+    but the rows file held it in full. It is redacted once, before anything is written, and
+    every file of the run (store, rows, metadata) is free of it."""
+    from tjb_lib import cli, paths
+
+    from _bad_inputs import judge_argv, make_root
+
+    root = make_root(tmp_path)
+    monkeypatch.setattr(paths, "SPLITS", root / "data" / "splits")
+    monkeypatch.setattr(paths, "RAW_OUTPUTS", root / "outputs" / "raw_outputs")
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", FAKE_KEY)
+    fault_server.script(["echo", "echo"])
+    assert cli.main(judge_argv(fault_server.url, limit="1")) == 0
+    assert not leaks(capsys.readouterr().out)
+    assert [r.fault for r in fault_server.requests] == ["echo", "echo"]
+    files = [p for p in (root / "outputs").rglob("*") if p.is_file()]
+    rows = [p for p in files if p.name.endswith(".L0.jsonl")]
+    assert len(rows) == 1 and "[redacted $OPENAI_COMPATIBLE_API_KEY]" in rows[0].read_text()
+    for path in files:
+        assert FAKE_KEY.encode() not in path.read_bytes(), path

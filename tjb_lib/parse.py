@@ -5,19 +5,22 @@ A judge reply becomes a label only when it says one label unambiguously. Anythin
 
 Statuses:
   * ``json``     exactly one JSON object carries a ``winner`` key, its value is a valid label
-                 (the object may sit in a code fence or between prose), and no other label claim
-                 in the reply disagrees with it;
+                 (the object may sit in a code fence or between prose), and no other label
+                 statement in the reply disagrees with it;
   * ``fallback`` the whole reply is one line that is just a label (``B``, ``tie``) or
                  ``<key>: <label>`` (``Winner: B``, ``Verdict: Tie``);
   * ``scored``   no text, but label probabilities from local logit scoring: their argmax;
   * ``unparsed`` everything else: prose, truncated JSON, unknown labels (``C``, ``both``),
                  several or conflicting labels, an empty reply, a reply that is not text.
 
-Label claims, all of which must name the JSON verdict's label: every ``winner`` value at any
+Label statements, all of which must name the JSON verdict's label: every ``winner`` value at any
 depth of any JSON object in the reply; every label-valued ``verdict``, ``decision``,
 ``answer``, ``label`` ... key (a ``final_`` prefix allowed) at any depth; and every keyed
 statement in the prose around the JSON (``Final answer: B``, ``The winner is B``). Labels
-inside JSON strings (a reason quoting one) are not claims.
+inside JSON strings (a reason quoting one) are not statements.
+
+Reading takes time linear in the reply's length (``_json_spans``): a reply whose JSON would take
+more is unparsed, which no verdict reply comes near.
 """
 from __future__ import annotations
 
@@ -40,13 +43,13 @@ _KEYED_LINE_RE = re.compile(
     re.IGNORECASE,
 )
 _CANONICAL = {"a": "A", "b": "B", "tie": "Tie"}
-_CLAIM_KEYS = ("winner|verdict|decision|answer|choice|preference|label|judgement|judgment|"
+_STATEMENT_KEYS = ("winner|verdict|decision|answer|choice|preference|label|judgement|judgment|"
                "result|preferred|better")
-_CLAIM_KEY_RE = re.compile(rf"^(?:final[\s_-]*)?(?:{_CLAIM_KEYS})$", re.IGNORECASE)
+_STATEMENT_KEY_RE = re.compile(rf"^(?:final[\s_-]*)?(?:{_STATEMENT_KEYS})$", re.IGNORECASE)
 # A keyed label statement inside prose: "Final answer: B", "the winner is Tie", "Decision = A".
 # A and B must be capitals here (prose is full of the article "a"); tie in any case.
-_PROSE_CLAIM_RE = re.compile(
-    rf"\b(?:final\s+)?(?:{_CLAIM_KEYS})\b[\s*\"'`]*(?:is|:|=|-|–|—)[\s*\"'`]*"
+_PROSE_STATEMENT_RE = re.compile(
+    rf"\b(?:final\s+)?(?:{_STATEMENT_KEYS})\b[\s*\"'`]*(?:is|:|=|-|–|—)[\s*\"'`]*"
     r"(?:(?:response|candidate|record|option)\s+)?((?-i:A|B)|tie)\b",
     re.IGNORECASE,
 )
@@ -63,30 +66,30 @@ class Verdict:
 
 class _JsonObject(dict):
     """A decoded JSON object that remembers every value given under a ``winner`` key and every
-    label claim at any depth below it, so duplicate keys (which ``json`` silently collapses)
+    label statement at any depth below it, so duplicate keys (which ``json`` silently collapses)
     and nested objects cannot hide a conflicting label."""
 
     winner_values: list[Any]
-    claims: list[Any]  # winner values (any value) and label-valued claim keys, at any depth
+    statements: list[Any]  # winner values (any value) and label-valued statement keys, any depth
 
 
 def _object_hook(pairs: list[tuple[str, Any]]) -> _JsonObject:
     obj = _JsonObject(pairs)
     obj.winner_values = [v for k, v in pairs if k.strip().casefold() == "winner"]
-    obj.claims = list(obj.winner_values)
+    obj.statements = list(obj.winner_values)
     for k, v in pairs:
-        if k.strip().casefold() != "winner" and _CLAIM_KEY_RE.match(k.strip()) \
+        if k.strip().casefold() != "winner" and _STATEMENT_KEY_RE.match(k.strip()) \
                 and normalize_label(v) is not None:
-            obj.claims.append(v)
-        obj.claims.extend(_nested_claims(v))
+            obj.statements.append(v)
+        obj.statements.extend(_nested_statements(v))
     return obj
 
 
-def _nested_claims(value: Any) -> list[Any]:
+def _nested_statements(value: Any) -> list[Any]:
     if isinstance(value, _JsonObject):
-        return value.claims
+        return value.statements
     if isinstance(value, list):
-        return [c for v in value for c in _nested_claims(v)]
+        return [c for v in value for c in _nested_statements(v)]
     return []
 
 
@@ -98,19 +101,60 @@ def normalize_label(value: Any) -> str | None:
     return _CANONICAL[m.group(1).casefold()] if m else None
 
 
-def _json_spans(text: str) -> list[tuple[_JsonObject, int, int]]:
-    """(object, start, end) of every complete top-level JSON object in ``text``, in order."""
-    decoder = json.JSONDecoder(object_pairs_hook=_object_hook)
-    found, i = [], 0
-    while (start := text.find("{", i)) >= 0:
+#: Where a JSON object may start: "{" then a key or "}" (JSON's four whitespace characters
+#: between). Any other "{" fails at once, so it is never handed to the decoder.
+_OBJECT_START = re.compile(r'\{(?=[ \t\n\r]*["}])')
+#: The decoder reads a window from the start, grown fourfold while it runs off the window's end:
+#: a failed attempt then costs what it read, not the whole reply (a ``JSONDecodeError`` counts
+#: the lines before its position, so an attempt on the whole text costs the text's length).
+_FIRST_WINDOW = 512
+#: The work the objects of one reply may take, in characters read by the decoder (each attempt
+#: also costs ``_ATTEMPT_COST``): ``_WORK_PER_CHAR`` per character of the reply plus
+#: ``_WORK_BASE``. A reply that needs more (nested, unclosed objects read again from each of
+#: their starts; thousands of objects side by side) is unparsed: no verdict reply comes near it.
+_WORK_PER_CHAR, _WORK_BASE, _ATTEMPT_COST = 4, 1 << 18, 512
+
+
+class _TooCostly(Exception):
+    """Reading every JSON object of the reply would take more than linear work."""
+
+
+def _decode_at(decoder: json.JSONDecoder, text: str, start: int) -> tuple[Any, int, int]:
+    """(object or None, end, characters read) of the JSON value starting at ``start``."""
+    size = _FIRST_WINDOW
+    while True:
+        window = text[start:start + size]
         try:
-            obj, end = decoder.raw_decode(text, start)
-        except (json.JSONDecodeError, RecursionError):
-            i = start + 1
-            continue
+            obj, end = decoder.raw_decode(window)
+            return obj, start + end, end
+        except RecursionError:
+            return None, start, len(window)
+        except json.JSONDecodeError as e:
+            cut = start + size < len(text) and (
+                e.pos >= len(window) - 16 or e.msg.startswith("Unterminated string"))
+            if not cut:
+                return None, start, e.pos + 1
+        size *= 4
+
+
+def _json_spans(text: str) -> list[tuple[_JsonObject, int, int]]:
+    """(object, start, end) of every complete top-level JSON object in ``text``, in order.
+
+    Linear in the reply's length: raises ``_TooCostly`` rather than take more work than
+    ``_WORK_PER_CHAR`` per character of it."""
+    decoder = json.JSONDecoder(object_pairs_hook=_object_hook)
+    found, i, budget = [], 0, _WORK_PER_CHAR * len(text) + _WORK_BASE
+    while (m := _OBJECT_START.search(text, i)) is not None:
+        start = m.start()
+        obj, end, read = _decode_at(decoder, text, start)
+        budget -= read + _ATTEMPT_COST
+        if budget < 0:
+            raise _TooCostly
         if isinstance(obj, _JsonObject):
             found.append((obj, start, end))
-        i = end
+            i = end
+        else:
+            i = start + 1
     return found
 
 
@@ -124,7 +168,10 @@ def json_objects(text: str) -> list[_JsonObject]:
 
 def _from_json(text: str) -> Verdict | None:
     """The JSON reading, or None when no object carries a winner key at all."""
-    spans = _json_spans(text)
+    try:
+        spans = _json_spans(text)
+    except _TooCostly:
+        return Verdict(None, "unparsed")
     carriers = [o for o, _, _ in spans if o.winner_values]
     if not carriers:
         return None
@@ -134,15 +181,15 @@ def _from_json(text: str) -> Verdict | None:
     if len(labels) != 1 or None in labels:
         return Verdict(None, "unparsed")
     label = labels.pop()
-    claims = [normalize_label(c) for o, _, _ in spans for c in o.claims]
+    statements = [normalize_label(c) for o, _, _ in spans for c in o.statements]
     prose, at = [], 0
     for _, start, end in spans:
         prose.append(text[at:start])
         at = end
     prose.append(text[at:])
-    claims += [_CANONICAL[m.group(1).casefold()]
-               for m in _PROSE_CLAIM_RE.finditer("\n".join(prose))]
-    if any(c != label for c in claims):
+    statements += [_CANONICAL[m.group(1).casefold()]
+               for m in _PROSE_STATEMENT_RE.finditer("\n".join(prose))]
+    if any(c != label for c in statements):
         return Verdict(None, "unparsed")  # the reply names more than one label
     reason = next((v for k, v in carriers[0].items() if k.strip().casefold() == "reason"), None)
     return Verdict(label, "json", reason if isinstance(reason, str) else None)
@@ -216,7 +263,10 @@ def parse_normalized(text: Any,
     """
     if not isinstance(text, str) or not text.strip():
         return None
-    carriers = [o for o in json_objects(text) if "A" in o or "B" in o]
+    try:
+        carriers = [o for o in json_objects(text) if "A" in o or "B" in o]
+    except _TooCostly:
+        return None
     if len(carriers) != 1:
         return None
     obj = carriers[0]

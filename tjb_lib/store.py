@@ -312,15 +312,20 @@ class ResponseStore:
 
     def put(self, key: str, identity: dict[str, Any], request: Request,
             response: Response) -> dict[str, Any]:
-        """Append one call record durably, then index it if it is an ok response.
+        """Append one call record durably, then index it if it is an ok response; returns the
+        record, whose response is the one to use from here on (``Response.from_dict``).
 
-        A key in the identity or request is refused (``SecretLeakError``) before anything is
-        written; a key the reply echoed is redacted, and the names are kept in the record."""
+        What is stored is what may be kept, and nothing else is written before it: a key in
+        the identity or request is refused (``SecretLeakError``) before anything is written; a
+        key the reply echoed is redacted (the names kept in the record); usage past what the
+        request could use is held to it (``budget.bounded``, the reported figures kept)."""
+        from tjb_lib.judges.budget import bounded
+
         if self.read_only:
             raise StoreError(f"{self.log_path}: opened read-only (a replay), so nothing is stored")
         sent = {"key": key, "judge": identity, "request": request.to_dict()}
         assert_no_secrets(json.dumps(sent, ensure_ascii=False), f"a call record to {self.log_path}")
-        stored, redacted = redact_secrets(response.to_dict())
+        stored, redacted = redact_secrets(bounded(request, response).to_dict())
         stored["cached"] = False  # what was stored is the original call, never a cache hit
         if redacted:
             stored["meta"] = {**stored.get("meta", {}), "redacted": redacted}

@@ -2,11 +2,14 @@
 
 Before each call an API judge reserves the most the call can cost at list price (every input
 token at the fresh-input rate, with input counted as one token per 1.5 bytes of UTF-8, more than
-a BPE tokenizer counts even for number-heavy FinQA text, plus the full output cap); when the reserved and spent
-dollars would pass the limit, the call is not made and ``BudgetExceeded`` stops the run (a
-``FatalJudgeError``: one line, non-zero exit, nothing recorded as failed). After the call the
-reservation is replaced by what the reply's usage costs. Calls answered from the store cost
-nothing and are never reserved.
+a BPE tokenizer counts even for number-heavy FinQA text, plus the full output cap); when the
+reserved and spent dollars would pass the limit, the call waits while calls of this process are in flight (their
+reservations are released as they finish), and when it still does not fit it is not made:
+``BudgetExceeded`` stops the run (a ``FatalJudgeError``: one line, non-zero exit, nothing
+recorded as failed). After the call the reservation is replaced by what the reply's usage costs,
+that usage held to what the call could use (``bounded``): a server cannot make a call cost less
+than nothing or more than its reservation, and an ok reply that reports no usage counts as its
+reservation. Calls answered from the store cost nothing and are never reserved.
 
 The limit and a ledger file travel in the environment (``TJB_BUDGET_USD``,
 ``TJB_BUDGET_LEDGER``), so the notebooks that ``reproduce`` runs in separate kernels share one
@@ -14,6 +17,7 @@ budget: each process appends what it spent to the ledger and reads what the othe
 """
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import math
 import os
@@ -42,6 +46,38 @@ def worst_case_tokens(request: Request) -> tuple[int, int]:
     return n_in, request.max_tokens
 
 
+USAGE_FIELDS = ("input_tokens", "output_tokens", "cached_input_tokens", "cache_write_tokens",
+                "reasoning_tokens")
+
+
+def bounded(request: Request, response: Response) -> Response:
+    """``response`` with its usage held to what ``request`` could use: input and output no more
+    than ``worst_case_tokens`` (the output cap), cached and written input within the input,
+    reasoning within the output. A count past its bound is taken at the most the call could
+    cost (the bound; a cached share that cannot be, as none), and what the reply said is kept
+    in ``meta["reported_usage"]``."""
+    n_in, n_out = worst_case_tokens(request)
+    got = {k: getattr(response, k) for k in USAGE_FIELDS}
+    fixed = dict(got)
+    if got["input_tokens"] is not None:
+        fixed["input_tokens"] = min(got["input_tokens"], n_in)
+    if got["output_tokens"] is not None:
+        fixed["output_tokens"] = min(got["output_tokens"], n_out)
+    room = fixed["input_tokens"] if fixed["input_tokens"] is not None else n_in
+    if got["cached_input_tokens"] is not None and got["cached_input_tokens"] > room:
+        fixed["cached_input_tokens"] = 0  # an impossible discount is not given
+    if got["cache_write_tokens"] is not None:
+        fixed["cache_write_tokens"] = min(got["cache_write_tokens"],
+                                          room - (fixed["cached_input_tokens"] or 0))
+    if got["reasoning_tokens"] is not None:
+        out = fixed["output_tokens"] if fixed["output_tokens"] is not None else n_out
+        fixed["reasoning_tokens"] = min(got["reasoning_tokens"], out)
+    if fixed == got:
+        return response
+    return dataclasses.replace(response, **fixed, meta={**response.meta, "reported_usage": got})
+
+
+
 class Budget:
     """A dollar limit shared by every judge of this process (and, through the ledger, by every
     process that names the same ledger file)."""
@@ -52,8 +88,10 @@ class Budget:
             raise ValueError(f"budget must be a non-negative number of dollars, got {limit_usd!r}")
         self.limit_usd = float(limit_usd)
         self.ledger = Path(ledger) if ledger else None
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()  # notified when a call in flight settles
         self._reserved = 0.0
+        self._in_flight = 0  # calls of this process holding a reservation (a count, not dollars:
+        # a sum of floats put back may not return to exactly zero)
         self._spent_here = 0.0
         self._calls = 0
 
@@ -96,6 +134,10 @@ class Budget:
                 f.flush()
 
     def _reserve(self, usd: float, what: str) -> None:
+        """Reserve ``usd`` (the lock held): wait while calls in flight may release enough, and
+        refuse only when the call does not fit with nothing of this process in flight."""
+        while self._in_flight and self.spent() + self._reserved + usd > self.limit_usd:
+            self._lock.wait()
         spent = self.spent()
         if spent + self._reserved + usd > self.limit_usd:
             raise BudgetExceeded(
@@ -114,18 +156,25 @@ class Budget:
         worst = _cost(model, *worst_case_tokens(request), batch=batch)
         with self._lock:
             self._reserve(worst, f"the next call to {model}")
+            self._in_flight += 1
         settled: list[float] = []
 
         def settle(response: Response) -> None:
-            settled.append(response_cost(model, response, batch=batch))
+            has_usage = response.input_tokens is not None and response.output_tokens is not None
+            if response.status == "ok" and not has_usage:
+                settled.append(worst)  # a reply that says nothing of its usage: the most
+            else:
+                settled.append(response_cost(model, bounded(request, response), batch=batch))
 
         try:
             yield settle
         finally:
             with self._lock:
-                self._reserved -= worst
+                self._in_flight -= 1
+                self._reserved = self._reserved - worst if self._in_flight else 0.0
                 self._calls += 1
                 self._record(settled[0] if settled else 0.0)
+                self._lock.notify_all()
 
     def charge_batch(self, model: str, requests: Iterable[Request]) -> float:
         """Check and record the most a provider batch of ``requests`` can cost (batch price);
@@ -138,7 +187,9 @@ class Budget:
         return worst
 
     def settle_batch(self, charged: float, model: str, responses: Iterable[Response]) -> None:
-        actual = sum(response_cost(model, r, batch=True) for r in responses)
+        """Replace a batch's charge by what its results cost, never more than it was charged
+        (the results' usage cannot be held to their requests here, so the charge bounds it)."""
+        actual = min(charged, sum(response_cost(model, r, batch=True) for r in responses))
         with self._lock:
             self._record(actual - charged)
 
@@ -154,14 +205,15 @@ def _cost(model: str, n_in: int, n_out: int, batch: bool) -> float:
 
 
 def response_cost(model: str, response: Response, batch: bool = False) -> float:
-    """What a reply's usage costs (0 when it reports none: failures are not billed)."""
+    """What a reply's usage costs (0 when it reports none: failures are not billed), never
+    below nothing."""
     if response.input_tokens is None or response.output_tokens is None:
         return 0.0
     from tjb_lib.cost import call_cost
 
     usd = call_cost(model, response.input_tokens, response.output_tokens,
                     response.cached_input_tokens, response.cache_write_tokens, batch=batch)
-    return usd or 0.0
+    return max(usd or 0.0, 0.0)
 
 
 _SHARED: dict[tuple[float, str | None], Budget] = {}

@@ -17,6 +17,18 @@ from tjb_lib.protocols.specs import Spec
 from tjb_lib.records import ORDERS, Pair, Request, Response, decision_from_label, request_key
 
 Call = Callable[[Request], Response]
+#: A row keeps at most this much of a reply's text: more than any reply within its output cap
+#: can hold (1,536 tokens), so only a reply that ran past it is cut in the row; the whole reply
+#: stays in the store, under the row's ``request_hashes``, and is never written twice.
+ROW_TEXT_CHARS = 32_768
+
+
+def excerpt(text: Any) -> Any:
+    """``text`` as a row keeps it: up to ``ROW_TEXT_CHARS``, then a note of what was left out."""
+    if not isinstance(text, str) or len(text) <= ROW_TEXT_CHARS:
+        return text
+    return (text[:ROW_TEXT_CHARS] + f" [... {len(text) - ROW_TEXT_CHARS} more characters: the "
+            "whole reply is in the store, under this row's request_hashes]")
 
 
 def ordered_comparisons(pairs: Sequence[Pair], specs: Sequence[Spec]
@@ -69,7 +81,7 @@ def _row(pair: Pair, order: str, spec: Spec, calls: list[tuple[Request, Response
         "paraphrase": spec.paraphrase,
         "model_returned": ",".join(sorted({r.model_returned for _, r in calls
                                            if r.model_returned})) or None,
-        "raw_text": last.text if last.text is not None else last.meta.get("raw_body"),
+        "raw_text": excerpt(last.meta.get("raw_body") if last.text is None else last.text),
         "parsed": parsed, "parse_status": status, "decision": decision,
         "p_a": probs.get("A"), "p_b": probs.get("B"), "p_tie": probs.get("Tie"),
         "calls": len(calls),
@@ -105,7 +117,7 @@ def _run_trace(pair: Pair, order: str, spec: Spec, call: Call,
     r1 = call(first)
     calls = [(first, r1)]
     normalized: dict[str, Any] = {"originals": _originals(pair), "shown_as": dict(
-        zip(("A", "B"), shown_sides(order))), "stage1_text": r1.text, "records": None}
+        zip(("A", "B"), shown_sides(order))), "stage1_text": excerpt(r1.text), "records": None}
     if r1.status != "ok":
         return _row(pair, order, spec, calls, identity, None, "stage1_failed", normalized)
     records = parse_normalized(r1.text, STAGE1_FIELDS[spec.protocol])
