@@ -65,6 +65,10 @@ def _set_field(name: str, value) -> Callable[[bytes], bytes]:
     return lambda line: (json.dumps({**json.loads(line), name: value}) + "\n").encode()
 
 
+def _metadata(root: Path) -> Path:
+    return root / "outputs" / "metadata" / f"{JUDGE}.json"
+
+
 def _first_pair_id(root: Path) -> str:
     return json.loads(split_file(root).read_bytes().splitlines()[0])["pair_id"]
 
@@ -112,6 +116,19 @@ CASES: list[BadInput] = [
     BadInput("split edited after it was built", (f"{SPLIT}.jsonl", "sha256", "manifest.json"),
              damage=lambda root: _edit_line(split_file(root), 7,
                                             lambda line: line.replace(b"Answer", b"Answ3r", 1))),
+    BadInput("split without its manifest", (f"{SPLIT}.jsonl", "manifest.json", "sha256"),
+             damage=lambda root: (split_file(root).parent / "manifest.json").unlink()),
+    BadInput("judge name that leaves outputs/", ("judge name '../../escaped'",),
+             {"judge": "../../escaped"}),
+    BadInput("judge name that is a model id", ("judge name 'Qwen/Qwen2.5-7B-Instruct'",
+                                               "--model"),
+             {"judge": "Qwen/Qwen2.5-7B-Instruct", "model": "Qwen/Qwen2.5-7B-Instruct"}),
+    BadInput("run metadata that is not JSON", (f"metadata/{JUDGE}.json", "not valid JSON"),
+             damage=lambda root: _metadata(root).write_bytes(b'{"runs": {')),
+    BadInput("run metadata of another shape", (f"metadata/{JUDGE}.json", "'runs'"),
+             damage=lambda root: _metadata(root).write_text('{"runs": [1, 2]}')),
+    BadInput("--concurrency 0", ("--concurrency",), {"concurrency": "0"}),
+    BadInput("--concurrency -3", ("--concurrency",), {"concurrency": "-3"}),
     BadInput("bad store line in the middle", ("calls.jsonl line 2", "not a call record"),
              damage=lambda root: _edit_line(judge_dir(root) / "calls.jsonl", 2,
                                             lambda line: b"{this is not a record}\n")),

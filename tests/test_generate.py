@@ -6,6 +6,7 @@ emulator on 127.0.0.1."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -83,6 +84,20 @@ def test_generate_without_a_generator_is_one_line_and_exit_2(tmp_path):
                           str(tmp_path)], capture_output=True, text=True, cwd=paths.ROOT)
     assert out.returncode == 2 and out.stderr.startswith("error: generate: give --generator")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", [["--limit", "0"], ["--concurrency", "0"],
+                                    ["--concurrency", "-3"]])
+def test_generate_with_a_count_below_one_writes_nothing_and_says_so(fault_server, tmp_path,
+                                                                    option):
+    out = subprocess.run([sys.executable, "-m", "tjb_lib", "generate", "natural", "--base-url",
+                          fault_server.openai_url, "--model", "served-model", "--out",
+                          str(tmp_path), *option], capture_output=True, text=True, cwd=paths.ROOT,
+                         env={**os.environ, "OPENAI_COMPATIBLE_API_KEY": FAKE_KEY}, timeout=300)
+    lines = out.stderr.strip().splitlines()
+    assert out.returncode == 2 and lines == [f"error: {option[0]} must be at least 1, got "
+                                             f"{option[1]}"]
+    assert list(tmp_path.iterdir()) == [] and fault_server.count() == 0
 
 
 @pytest.mark.peers

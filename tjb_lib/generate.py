@@ -98,9 +98,15 @@ def generate_natural(judge, limit: int | None = None, out_dir: Path | str | None
     from concurrent.futures import ThreadPoolExecutor
 
     from tjb_lib.runner.calls import RunStats, make_call
+    from tjb_lib.runner.comparisons import RunError, at_least_one
     from tjb_lib.store import ResponseStore
 
-    out_dir = Path(out_dir or OUT) / judge.name
+    at_least_one("--limit", limit)  # before anything is written: --limit 0 wrote three files
+    at_least_one("--concurrency", concurrency)
+    try:
+        out_dir = paths.judge_dir(judge.name, Path(out_dir or OUT))
+    except ValueError as e:
+        raise RunError(str(e)) from e
     out_dir.mkdir(parents=True, exist_ok=True)
     items = load_hotpotqa()
     rng(seed, "generate", "natural").shuffle(items)
@@ -114,7 +120,7 @@ def generate_natural(judge, limit: int | None = None, out_dir: Path | str | None
         def answer(item: HotpotItem) -> dict[str, object]:
             return {s: call(request(item, s)) for s in ("cited", "plain")}
 
-        with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        with ThreadPoolExecutor(max_workers=concurrency) as pool:
             for item, replies in zip(items, pool.map(answer, items)):
                 if any(r.status != "ok" or not r.text for r in replies.values()):
                     rejects["a call failed or returned no text"] += 1

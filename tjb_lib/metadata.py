@@ -63,6 +63,29 @@ def _templates(rows: pd.DataFrame) -> list[str]:
     return sorted(seen)
 
 
+def read_run_metadata(path: Path) -> dict[str, Any]:
+    """The merged metadata of a judge's earlier runs ({} when there is none). ``ValueError``
+    naming the file when it is not what ``write_run_metadata`` writes, so a run can check it
+    before its first call instead of failing after the calls were paid for."""
+    if not path.exists():
+        return {}
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path}: not valid JSON ({e}); fix it, or delete it to start the "
+                         "judge's run record afresh") from None
+    shapes = {"runs": dict, "call_window": dict, "returned_models": list}
+    problems = ([] if isinstance(meta, dict) else ["not a JSON object"]) or [
+        f"{k!r} is not a JSON {'object' if t is dict else 'list'}"
+        for k, t in shapes.items() if k in meta and not isinstance(meta[k], t)]
+    if not problems and not all(isinstance(m, str) for m in meta.get("returned_models", [])):
+        problems = ["'returned_models' holds something other than model ids"]
+    if problems:
+        raise ValueError(f"{path}: {problems[0]}, not a run record; fix it, or delete it to "
+                         "start the judge's run record afresh")
+    return meta
+
+
 def write_run_metadata(judge, split: str, protocol: str, rows: pd.DataFrame,
                        started: datetime | str, finished: datetime | str,
                        returned_models: Iterable[str] = (), call_dates: Iterable[str] = (),
@@ -76,10 +99,7 @@ def write_run_metadata(judge, split: str, protocol: str, rows: pd.DataFrame,
     out_dir = Path(out_dir or paths.METADATA)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{judge.name}.json"
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not valid JSON ({e}); fix or delete it") from e
+    meta = read_run_metadata(path)
 
     jm = dict(judge.metadata())
     meta["judge"] = judge.name

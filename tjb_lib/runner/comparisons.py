@@ -18,13 +18,18 @@ class RunError(Exception):
     """A problem the person running the judge can fix (bad name, bad split, missing replay)."""
 
 
+def at_least_one(option: str, value: int | None) -> None:
+    """A count a person gave (``--limit``, ``--concurrency``): None (the default) or 1 or more."""
+    if value is not None and value < 1:
+        raise RunError(f"{option} must be at least 1, got {value}")
+
+
 def plan(split: str, protocol: str, limit: int | None = None) -> list[tuple]:
     """Every ordered comparison of the run, fixed before any call: [(pair, order, spec), ...]."""
     from tjb_lib.pairs import load_split
     from tjb_lib.protocols import expand, ordered_comparisons
 
-    if limit is not None and limit < 1:
-        raise RunError(f"--limit must be at least 1, got {limit}")
+    at_least_one("--limit", limit)
     try:
         specs = expand(protocol, split)
     except (KeyError, ValueError) as e:
@@ -54,8 +59,12 @@ def _check_built(path: Path) -> None:
     """The split file must be the one ``manifest.json`` records (its sha256), so a split edited
     or damaged after it was built is never judged as if it were the benchmark."""
     manifest_path = path.parent / "manifest.json"
-    if not path.exists() or not manifest_path.exists():
+    if not path.exists():
         return  # nothing on disk to check (a split given in memory)
+    if not manifest_path.exists():
+        raise RunError(f"{path}: no {manifest_path.name} beside it, so its sha256 cannot be "
+                       "checked; restore it (git checkout) or rebuild with "
+                       "`python -m tjb_lib build`")
     try:
         want = json.loads(manifest_path.read_text(encoding="utf-8"))["splits"][path.stem]["sha256"]
     except (ValueError, KeyError, TypeError) as e:
@@ -66,6 +75,28 @@ def _check_built(path: Path) -> None:
         raise RunError(f"{path}: sha256 {got[:12]}… is not the {want[:12]}… that "
                        f"{manifest_path.name} records: the split changed after it was built; "
                        "restore it (git checkout) or rebuild with `python -m tjb_lib build`")
+
+
+def metadata_dir(out_dir: Path) -> Path:
+    """Where the run metadata of the judges under ``out_dir`` go: outputs/metadata by default."""
+    return out_dir.parent / "metadata"
+
+
+def check_outputs(judge: Judge, out_dir: Path, concurrency: int | None,
+                  replay_only: bool) -> Path:
+    """The judge's outputs folder, checked before any call: a judge name that is no plain folder
+    name, a concurrency below 1, or (for a run that may call) run metadata that cannot be merged
+    is a ``RunError`` now, not after calls were paid for."""
+    from tjb_lib.metadata import read_run_metadata
+
+    at_least_one("--concurrency", concurrency)
+    try:
+        folder = paths.judge_dir(judge.name, out_dir)
+        if not replay_only:
+            read_run_metadata(metadata_dir(out_dir) / f"{judge.name}.json")
+    except ValueError as e:
+        raise RunError(str(e)) from e
+    return folder
 
 
 def _msg(e: BaseException) -> str:

@@ -16,7 +16,7 @@ from tjb_lib.judges.base import Judge
 from tjb_lib.records import VERDICT_COLUMNS
 from tjb_lib.runner.batches import batch_rounds
 from tjb_lib.runner.calls import ReplayMissing, RunStats, make_call
-from tjb_lib.runner.comparisons import plan, resolve_judge
+from tjb_lib.runner.comparisons import check_outputs, metadata_dir, plan, resolve_judge
 from tjb_lib.runner.rows import RowLog, complete_row, verdict_time
 from tjb_lib.files import exclusive
 from tjb_lib.store import ResponseStore
@@ -38,10 +38,10 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
     t0 = time.monotonic()
     comps = plan(split, protocol, limit)
     judge = resolve_judge(judge)
+    out_dir = Path(out_dir or paths.RAW_OUTPUTS)
+    judge_dir = check_outputs(judge, out_dir, concurrency, replay_only)
     if not replay_only:
         judge.check_ready()  # a missing key stops the run before anything is opened or written
-    out_dir = Path(out_dir or paths.RAW_OUTPUTS)
-    judge_dir = out_dir / judge.name
     store = ResponseStore(judge_dir, read_only=replay_only)  # a replay writes nothing
     stats = RunStats()
     call = make_call(judge, store, stats, replay_only=replay_only)
@@ -96,7 +96,7 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
     finished = datetime.now(timezone.utc)
     df = pd.DataFrame(results, columns=list(results[0]) if results else list(VERDICT_COLUMNS))
     if stats.calls:  # a pure replay changes nothing, so it rewrites no metadata
-        meta_dir = out_dir.parent / "metadata"  # outputs/metadata by default
+        meta_dir = metadata_dir(out_dir)
         with exclusive(meta_dir / f".{judge.name}.json.lock"):  # runs merge, one at a time
             write_run_metadata(judge, split, protocol, df, started, finished,
                                returned_models=stats.returned_models,
