@@ -17,6 +17,21 @@ SPLIT, PROTOCOL, LIMIT, JUDGE = "moderate_hotpotqa", "L0", 3, "local-vllm"
 CACHES = ("calls.index.json",)
 
 
+def damage_last_call(store: Path) -> tuple[str, str]:
+    """Flip one byte of the last call record in ``store`` (its newline kept), as a disk or an
+    editor might; returns (split, protocol) of a run whose rows need that call."""
+    log = store / "calls.jsonl"
+    lines = log.read_bytes().splitlines(keepends=True)
+    last_key = json.loads(lines[-1])["key"]
+    lines[-1] = lines[-1].replace(b'"status": "ok"', b'"status": "o\xff"', 1)
+    assert lines[-1].endswith(b"\n") and b"\xff" in lines[-1]
+    log.write_bytes(b"".join(lines))
+    split, protocol = next(
+        p.name.split(".")[:2] for p in sorted(store.glob("*.*.jsonl"))
+        if any(last_key in json.loads(x)["request_hashes"] for x in p.read_text().splitlines()))
+    return split, protocol
+
+
 def make_root(tmp: Path) -> Path:
     """A TJB_ROOT holding a copy of one shipped split and the manifest; outputs start empty."""
     splits = tmp / "data" / "splits"
@@ -150,3 +165,62 @@ CASES: list[BadInput] = [
     BadInput("--rationales for an API judge", ("--rationales is for local judges",),
              {"rationales": ""}),
 ]
+
+
+@dataclass
+class BadCommand:
+    """A failing command of any subcommand, run as its own process in a root whose data are the
+    repository's (``damage`` may replace a folder by a damaged copy)."""
+    name: str
+    argv: tuple[str, ...]
+    expect: tuple[str, ...]                      # what the one error line must name
+    damage: Callable[[Path], None] = lambda root: None
+
+
+def _raw_without(relative: str) -> Callable[[Path], None]:
+    """The raw data, but for one file."""
+    def damage(root: Path) -> None:
+        raw = root / "data" / "raw"
+        raw.unlink()
+        shutil.copytree(REPO / "data" / "raw", raw)
+        (raw / relative).unlink()
+    return damage
+
+
+HOTPOT = "hotpotqa/hotpot_dev_distractor_v1_first500.json"
+COMMANDS: list[BadCommand] = [
+    BadCommand("build --check with a raw file missing", ("build", "--check"),
+               ("hotpot_dev_distractor_v1_first500.json", "not found"), _raw_without(HOTPOT)),
+    BadCommand("build --seed abc", ("build", "--seed", "abc"), ("--seed", "'abc'")),
+    BadCommand("audit of a folder that is not there", ("audit", "--splits", "/nonexistent"),
+               ("/nonexistent/", "does not exist")),
+    BadCommand("audit with a raw file missing", ("audit",),
+               ("hotpot_dev_distractor_v1_first500.json", "not found"), _raw_without(HOTPOT)),
+    BadCommand("generate with an unknown generator",
+               ("generate", "natural", "--generator", "no-such-judge"), ("'no-such-judge'",)),
+    BadCommand("judge --limit abc", ("judge", "--split", SPLIT, "--protocol", PROTOCOL,
+                                     "--judge", "smollm2", "--limit", "abc"), ("--limit", "'abc'")),
+    BadCommand("judge --budget -1", ("judge", "--split", SPLIT, "--protocol", PROTOCOL,
+                                     "--judge", "smollm2", "--budget", "-1"), ("--budget", "'-1'")),
+    BadCommand("plan of an unknown judge", ("plan", "--judge", "no-such-judge"),
+               ("'no-such-judge'",)),
+    BadCommand("check of an unknown judge", ("check", "--judge", "no-such-judge"),
+               ("'no-such-judge'",)),
+    BadCommand("reproduce with an unknown judge", ("reproduce", "--judge", "no-such-judge"),
+               ("parameter judge", "'no-such-judge'")),
+    BadCommand("reproduce --scale huge", ("reproduce", "--scale", "huge"), ("--scale", "'huge'")),
+    BadCommand("reproduce into a folder that cannot be made",
+               ("reproduce", "--only", "02", "--replay-only", "--outputs-dir", "/dev/null/x"),
+               ("/dev/null/x", "Not a directory")),
+    BadCommand("an unknown command", ("nosuch",), ("'nosuch'",)),
+]
+
+
+def command_root(tmp: Path) -> Path:
+    """A TJB_ROOT whose data (each folder), notebooks and bench are the repository's, linked."""
+    (tmp / "data").mkdir(parents=True)
+    for item in (REPO / "data").iterdir():
+        (tmp / "data" / item.name).symlink_to(item)
+    for name in ("notebooks", "bench"):
+        (tmp / name).symlink_to(REPO / name)
+    return tmp

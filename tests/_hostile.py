@@ -51,3 +51,12 @@ HOSTILE: list[tuple[str, Fault, Fault]] = [
      Fault("body", body='{"content": {"text": "A"}}')),
     *[(f"conflict_{i}", *_both(text)) for i, text in enumerate(CONFLICTING_TEXTS)],
 ]
+
+#: Units of 1 MB replies built to make a JSON scan re-read the text from every "{": one byte,
+#: unclosed nesting, keys whose values open the next object, thousands of objects side by side.
+HOSTILE_MB_UNITS = ["{", '{"a":', '{"a":[', '{"":{', '{ "', '{"a":"{', "{\n", '[{"a":',
+                    '{"winner": "A"} ', '{"reason": "x", "winner": "A", "s": [1, {"k": true}]} x {']
+
+
+def megabyte_of(unit: str) -> str:
+    return (unit * (1_000_000 // len(unit) + 1))[:1_000_000]

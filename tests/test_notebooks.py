@@ -167,8 +167,9 @@ def test_a_bad_parameter_stops_the_notebook_in_its_set_up_with_one_line(params, 
 
     with pytest.raises(pm.PapermillExecutionError) as err:
         _execute("02_presentation", tmp_path, **params)
-    assert err.value.ename in ("ValueError", "TypeError")
+    assert err.value.ename == "ParameterError"
     assert message in err.value.evalue and "\n" not in err.value.evalue
+    assert err.value.traceback == [f"ParameterError: {err.value.evalue}"]  # the message alone
     assert err.value.exec_count <= 3  # the set-up cell, not a traceback deep in a run
     assert not (tmp_path / "outputs" / "tables").exists()
 

@@ -8,6 +8,8 @@ import pytest
 from tjb_lib.parse import (TRACE_V1_FIELDS, TRACE_V2_FIELDS, Verdict, normalize_label,
                            parse_normalized, parse_verdict)
 
+from _hostile import HOSTILE_MB_UNITS, megabyte_of
+
 
 @pytest.mark.parametrize("text, label", [
     ('{"winner": "A", "reason": "more complete support"}', "A"),
@@ -174,16 +176,9 @@ def test_label_probabilities_of_another_shape_are_unparsed(probs):
     assert parse_verdict(None, probs) == Verdict(None, "unparsed", None)
 
 
-MB = 1_000_000
-#: replies built to make a JSON scan re-read the text from every "{": one byte, unclosed nesting,
-#: keys whose values open the next object, thousands of objects side by side
-HOSTILE_UNITS = ["{", '{"a":', '{"a":[', '{"":{', '{ "', '{"a":"{', "{\n", '[{"a":',
-                 '{"winner": "A"} ', '{"reason": "x", "winner": "A", "s": [1, {"k": true}]} x {']
-
-
-@pytest.mark.parametrize("unit", HOSTILE_UNITS)
+@pytest.mark.parametrize("unit", HOSTILE_MB_UNITS)
 def test_a_megabyte_reply_parses_within_a_second_of_cpu_and_names_no_label(unit):
-    text = (unit * (MB // len(unit) + 1))[:MB]
+    text = megabyte_of(unit)
 
     def too_slow(*_):
         raise TimeoutError("parsing 1 MB took more than 20 s of wall time")

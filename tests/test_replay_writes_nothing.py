@@ -3,7 +3,6 @@ the newline kept), ``judge --replay-only`` leaves every file as it was, says the
 and names the call it lacks; a run that may call keeps the damaged bytes aside, not deleted."""
 from __future__ import annotations
 
-import json
 import shutil
 import warnings
 
@@ -11,6 +10,8 @@ import pytest
 
 from tjb_lib import cli, paths
 from tjb_lib.store import DAMAGED_DIR, LOG_NAME
+
+from _bad_inputs import damage_last_call
 
 SHIPPED = paths.RAW_OUTPUTS / "smollm2"
 
@@ -27,15 +28,7 @@ def damaged_copy(tmp_path, monkeypatch):
     shutil.copytree(paths.SPLITS, tmp_path / "data" / "splits")
     store = tmp_path / "outputs" / "raw_outputs" / "smollm2"
     shutil.copytree(SHIPPED, store)
-    log = store / LOG_NAME
-    lines = log.read_bytes().splitlines(keepends=True)
-    last_key = json.loads(lines[-1])["key"]
-    lines[-1] = lines[-1].replace(b'"status": "ok"', b'"status": "o\xff"', 1)
-    assert lines[-1].endswith(b"\n") and b"\xff" in lines[-1]
-    log.write_bytes(b"".join(lines))
-    split, protocol = next(
-        p.name.split(".")[:2] for p in sorted(store.glob("*.*.jsonl"))
-        if any(last_key in json.loads(x)["request_hashes"] for x in p.read_text().splitlines()))
+    split, protocol = damage_last_call(store)
     monkeypatch.setattr(paths, "SPLITS", tmp_path / "data" / "splits")
     monkeypatch.setattr(paths, "RAW_OUTPUTS", tmp_path / "outputs" / "raw_outputs")
     return tmp_path, split, protocol

@@ -126,6 +126,26 @@ def test_a_replay_rewrites_no_file_and_gives_rows_stamped_with_their_call_time(p
     assert [stored[h[0]] for h in again["request_hashes"]] == list(again["created_at"])
 
 
+@pytest.mark.parametrize("junk", [{"A": "junk", "B": 0.1}, {"A": 7.5}, {"C": 0.5},
+                                  {"A": True}, ["A", 0.9]])
+def test_label_probabilities_edited_into_the_store_never_reach_the_rows(pairs, tmp_path, junk):
+    """A record edited by hand: its label probabilities are kept in the record for audit, but a
+    replayed row shows no p_a, p_b or p_tie from them."""
+    run(SPLIT, "L0", ScriptedJudge(), limit=1, out_dir=tmp_path, progress=False)
+    log = tmp_path / "scripted" / LOG_NAME
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    for rec in records:
+        rec["response"].update(text=None, label_probs=junk)
+    log.write_text("".join(json.dumps(r) + "\n" for r in records))
+    (tmp_path / "scripted" / "calls.index.json").unlink()
+    (tmp_path / "scripted" / f"{SPLIT}.L0.jsonl").unlink()
+    df = run(SPLIT, "L0", ScriptedJudge(), limit=1, out_dir=tmp_path, progress=False)
+    assert df["p_a"].isna().all() and df["p_b"].isna().all() and df["p_tie"].isna().all()
+    assert (df["decision"] == "unparsed").all()
+    served = ResponseStore(tmp_path / "scripted").get(records[0]["key"]).response
+    assert served.label_probs is None and served.meta["stored_label_probs"] == junk
+
+
 def test_a_failed_replay_leaves_no_empty_rows_file(pairs, tmp_path):
     with pytest.raises(RunError):
         run(SPLIT, "L3", ScriptedJudge(), out_dir=tmp_path, replay_only=True, progress=False)

@@ -7,14 +7,20 @@ import sys
 
 
 def _build(args: argparse.Namespace) -> int:
+    from tjb_lib.data import DataError
     from tjb_lib.pairs.build import build_all, verify
 
-    if args.check:
-        manifest, problems = verify(seed=args.seed, splits_dir=args.out)
-        for line in problems:
-            print(line, file=sys.stderr)
-    else:
-        manifest, problems = build_all(seed=args.seed, out_dir=args.out), []
+    try:
+        if args.check:
+            manifest, problems = verify(seed=args.seed, splits_dir=args.out)
+            for line in problems:
+                print(line, file=sys.stderr)
+        else:
+            manifest, problems = build_all(seed=args.seed, out_dir=args.out), []
+    except DataError as e:  # a raw record missing or broken: named by file and item
+        return _error(str(e), 1)
+    except OSError as e:
+        return _error(_os_error(e), 1)
     for split, info in manifest["splits"].items():
         print(f"{split:32s} {info['count']:6d} pairs  sha256 {info['sha256'][:12]}")
     if args.check:
@@ -25,8 +31,14 @@ def _build(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     from tjb_lib.audit import main as audit_main
+    from tjb_lib.data import DataError
 
-    return audit_main(args.splits, write_datasheet=args.write_datasheet)
+    try:
+        return audit_main(args.splits, write_datasheet=args.write_datasheet)
+    except DataError as e:
+        return _error(str(e), 1)
+    except OSError as e:  # a split folder or file that is not there
+        return _error(_os_error(e), 1)
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -76,8 +88,7 @@ def _judge(args: argparse.Namespace) -> int:
     except (FatalJudgeError, BatchError, SecretLeakError) as e:
         return _error(str(e), 1)
     except OSError as e:  # a full disk, a folder that cannot be written
-        where = f"{e.filename}: " if e.filename else ""
-        return _error(f"{where}{e.strerror or e}", 1)
+        return _error(_os_error(e), 1)
     print(summary(df))
     return 0
 
@@ -85,6 +96,11 @@ def _judge(args: argparse.Namespace) -> int:
 def _error(message: str, code: int) -> int:
     print("error: " + " ".join(message.split()), file=sys.stderr)
     return code
+
+
+def _os_error(e: OSError) -> str:
+    """A file error as a person reads it: the file, then what went wrong."""
+    return f"{e.filename}: {e.strerror or e}" if e.filename else str(e.strerror or e)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -113,9 +129,16 @@ def _reproduce(args: argparse.Namespace) -> int:
 
     from tjb_lib.judges.budget import shared_budget
 
-    with shared_budget(args.budget):  # one budget across the notebooks' kernels
-        return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
-                         scale=args.scale, outputs_dir=args.outputs_dir)
+    from tjb_lib.notebook import ParameterError
+
+    try:
+        with shared_budget(args.budget):  # one budget across the notebooks' kernels
+            return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
+                             scale=args.scale, outputs_dir=args.outputs_dir)
+    except ParameterError as e:
+        return _error(str(e), 2)
+    except OSError as e:  # an outputs folder that cannot be made or written
+        return _error(_os_error(e), 1)
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -135,8 +158,17 @@ def _usd(text: str) -> float:
     return value
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like every other error of the command
+    line (the usage is one ``--help`` away)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        _error(f"{message} (see {self.prog} --help)", 2)
+        raise SystemExit(2)
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m tjb_lib", description=__doc__)
+    p = _Parser(prog="python -m tjb_lib", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
 
     b = sub.add_parser("build", help="build every split and the manifest (deterministic)")

@@ -29,11 +29,20 @@ PARAMETERS = {"judge": (str,), "scale": (str,), "seed": (int,), "replay_only": (
 SCRATCH = Path(".cache") / "splits"  # other seeds build here (gitignored), never in data/splits
 
 
+class ParameterError(ValueError):
+    """A papermill parameter set wrong. IPython shows this error as its one line, without the
+    frames that raised it (``_render_traceback_``), so the set-up cell fails with the message
+    alone."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"ParameterError: {self}"]
+
+
 def check_parameters(judge: str, scale: str = "default", seed: int = 0,
                      replay_only: bool = False, outputs_dir: str | Path = "") -> JudgeSpec:
-    """Fail early, in one line, on a parameter of the wrong type or a name the library does not
-    know: ``replay_only="False"`` and ``seed="abc"`` are errors, not True and a seed. Returns
-    the judge the name resolves to, for the rest of the notebook."""
+    """Fail early, in one line (``ParameterError``), on a parameter of the wrong type or a name
+    the library does not know: ``replay_only="False"`` and ``seed="abc"`` are errors, not True
+    and a seed. Returns the judge the name resolves to, for the rest of the notebook."""
     from tjb_lib.judges.catalog import resolve
 
     values = {"judge": judge, "scale": scale, "seed": seed, "replay_only": replay_only,
@@ -42,13 +51,16 @@ def check_parameters(judge: str, scale: str = "default", seed: int = 0,
         types = PARAMETERS[name]
         if isinstance(value, bool) and bool not in types or not isinstance(value, types):
             want = " or ".join("True or False" if t is bool else t.__name__ for t in types)
-            raise TypeError(f"parameter {name} must be {want}, got {value!r} "
-                            f"({type(value).__name__})")
+            raise ParameterError(f"parameter {name} must be {want}, got {value!r} "
+                                 f"({type(value).__name__})")
     if not judge:
-        raise ValueError("parameter judge must name a judge, got ''")
-    spec = resolve(judge)  # ValueError naming the known judges
+        raise ParameterError("parameter judge must name a judge, got ''")
+    try:
+        spec = resolve(judge)
+    except (KeyError, ValueError) as e:
+        raise ParameterError(f"parameter judge: {e.args[0] if e.args else e}") from None
     if scale not in SCALES:
-        raise ValueError(f"unknown scale {scale!r}; known scales: {', '.join(SCALES)}")
+        raise ParameterError(f"unknown scale {scale!r}; known scales: {', '.join(SCALES)}")
     return spec
 
 

@@ -148,11 +148,20 @@ class Response:
             r.latency_s = 0.0
         if not isinstance(r.model_returned, str):
             r.model_returned = None
-        if not isinstance(r.label_probs, dict):
-            r.label_probs = None
         if not isinstance(r.meta, dict):
             r.meta = {"stored_meta": r.meta}
+        if r.label_probs is not None and not _probabilities(r.label_probs):
+            r.meta = {**r.meta, "stored_label_probs": r.label_probs}  # for audit, never a p_a
+            r.label_probs = None
         return r
+
+
+def _probabilities(value: Any) -> bool:
+    """True for label probabilities as a judge returns them: labels (some may be absent) to
+    numbers in [0, 1]. Anything else in a stored record (an edit, an old format) is not one."""
+    return isinstance(value, dict) and all(
+        k in LABELS and isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
+        for k, v in value.items())
 
 
 def stable_hash(obj: Any) -> str:

@@ -121,8 +121,11 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
     """
     import papermill as pm
 
+    from tjb_lib.notebook import check_parameters
+
     parameters = {"replay_only": replay_only}
     if judge:
+        check_parameters(judge)  # a name no notebook takes stops here, in one line
         parameters["judge"] = judge
     if scale:
         parameters["scale"] = scale
