@@ -1,6 +1,9 @@
-"""The faults figures of the suite, measured with real ``python -m tjb_lib judge`` processes
-against the loopback fault server (seeded): every bad input of ``_bad_inputs``, kill -9 at random
-points of a run, two processes on one store, and hostile replies.
+"""The faults figures of the suite, measured with real ``python -m tjb_lib`` processes against the
+loopback fault server (seeded): every bad input and failing command of ``_bad_inputs``, kill -9
+at random points of a run, two processes on one store (on a working and on an always-failing
+endpoint), hostile replies, replies that echo the key, a replay of the shipped store with its
+last record damaged, a budget against overstated usage and under concurrency, and the parser
+on 1 MB hostile replies.
 
 ``python tests/faults_figures.py`` prints the line; ``test_faults_figures`` asserts it.
 """
@@ -19,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _bad_inputs import (CASES, LIMIT, PROTOCOL, REPO, SPLIT, judge_argv, judge_dir,  # noqa: E402
-                         make_root, state)
-from _hostile import HOSTILE  # noqa: E402
-from fault_server import MODEL_PATHS, FaultServer  # noqa: E402
+from _bad_inputs import (CASES, COMMANDS, LIMIT, PROTOCOL, REPO, SPLIT,  # noqa: E402
+                         command_root, damage_last_call, judge_argv, judge_dir, make_root, state)
+from _hostile import HOSTILE, HOSTILE_MB_UNITS, megabyte_of  # noqa: E402
+from fault_server import FAKE_KEY, MODEL_PATHS, Fault, FaultServer  # noqa: E402
 
 SEED = 20260923
 LADDER_PAIRS = 6  # x 2 orders x 5 levels = 60 comparisons, one call each
@@ -53,9 +56,19 @@ def _model_calls(server: FaultServer) -> list[str]:
 
 
 def bad_inputs(tmp: Path) -> dict:
-    """Each case: exit != 0, one stderr line naming the file and item, no traceback, no call
-    paid for first (but the one a full disk cannot store), every output unchanged."""
+    """Each judge case: exit != 0, one stderr line naming the file and item, no traceback, no
+    call paid for first (but the one a full disk cannot store), every output unchanged. Each
+    failing command of another kind: exit != 0, one stderr line naming the item."""
     failures = []
+    for i, command in enumerate(COMMANDS):
+        root = command_root(tmp / f"command{i}")
+        command.damage(root)
+        got = subprocess.run(_cmd(list(command.argv)), env=_env(root), capture_output=True,
+                             text=True, timeout=300, cwd=root)
+        lines = [x for x in got.stderr.splitlines() if x.strip()]
+        if not (got.returncode != 0 and len(lines) == 1 and lines[0].startswith("error: ")
+                and all(e in lines[0] for e in command.expect)):
+            failures.append(f"{command.name}: exit {got.returncode}, {got.stderr[-300:]!r}")
     with FaultServer() as server:
         finished = make_root(tmp / "finished")
         done = _judge(finished, judge_argv(server.url))
@@ -74,7 +87,9 @@ def bad_inputs(tmp: Path) -> dict:
                   and server.count() - sent == case.paid and state(root) == before)
             if not ok:
                 failures.append(f"{case.name}: exit {got.returncode}, {got.stderr.strip()[-300:]!r}")
-    return {"n": len(CASES), "ok": len(CASES) - len(failures), "failures": failures}
+    n = len(CASES) + len(COMMANDS)
+    return {"n": n, "ok": n - len(failures), "failures": failures,
+            "tracebacks": sum("Traceback" in f for f in failures)}
 
 
 def kill_cycles(tmp: Path, seed: int = SEED, cycles: int = 4) -> dict:
@@ -85,7 +100,7 @@ def kill_cycles(tmp: Path, seed: int = SEED, cycles: int = 4) -> dict:
         argv = judge_argv(server.url, protocol="ladder", limit=str(LADDER_PAIRS),
                           concurrency="2")
         root = make_root(tmp / "killed")
-        kills = 0
+        kills, leases_left = 0, 0
         for _ in range(cycles):
             target = len(_model_calls(server)) + rng.randint(1, 12)
             proc = subprocess.Popen(_cmd(argv), env=_env(root), stdout=subprocess.DEVNULL,
@@ -96,6 +111,7 @@ def kill_cycles(tmp: Path, seed: int = SEED, cycles: int = 4) -> dict:
                 proc.send_signal(signal.SIGKILL)
                 kills += 1
             proc.wait(timeout=60)
+            leases_left += len(_leases(root))  # until the next run opens the store
         done = _judge(root, argv)
         assert done.returncode == 0, done.stderr
         calls = _model_calls(server)
@@ -107,7 +123,12 @@ def kill_cycles(tmp: Path, seed: int = SEED, cycles: int = 4) -> dict:
     want = {tuple(r[k] for k in key): r["decision"] for r in clean}
     return {"kills": kills, "rows_lost": len(set(want) - set(got)),
             "rows_differ": sum(got.get(k) != v for k, v in want.items()),
-            "repeated_calls": len(calls) - len(set(calls)), "in_flight_bound": kills * 2}
+            "repeated_calls": len(calls) - len(set(calls)), "in_flight_bound": kills * 2,
+            "leases_left_by_kills": leases_left, "leases_after": len(_leases(root))}
+
+
+def _leases(root: Path) -> list[Path]:
+    return list((judge_dir(root) / "leases").glob("*.lock"))
 
 
 def two_processes(tmp: Path) -> dict:
@@ -146,16 +167,113 @@ def hostile_replies(tmp: Path) -> dict:
             "errors": [p.stderr[-500:] for p in (first, rerun, replay) if p.returncode]}
 
 
+def failing_endpoint(tmp: Path, pairs: int = 2) -> dict:
+    """Two processes on one store against an endpoint that always fails (429, retried at once,
+    5 attempts): requests sent per key."""
+    with FaultServer(latency_s=0.5) as server:
+        server.script([Fault("429", retry_after="0") for _ in range(40 * pairs)])
+        argv = judge_argv(server.url, limit=str(pairs))
+        root = make_root(tmp / "failing")
+        procs = [subprocess.Popen(_cmd(argv), env=_env(root), stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL) for _ in range(2)]
+        exits = [p.wait(timeout=300) for p in procs]
+        sent = len(_model_calls(server))
+    return {"exits": exits, "keys": 2 * pairs, "requests": sent, "attempts_per_key": 5}
+
+
+def keys_leaked(tmp: Path) -> dict:
+    """Replies that quote the key the call sent (a 200 and a 401), with the key in the
+    environment: every file under outputs/ and everything printed is searched for it."""
+    with FaultServer() as server:
+        root = make_root(tmp / "keys")
+        env = _env(root, OPENAI_COMPATIBLE_API_KEY=FAKE_KEY)
+        server.script(["echo", "echo", "echo"])
+        first = _judge(root, judge_argv(server.url), env)
+        server.script(["auth_echo"])
+        second = _judge(root, judge_argv(server.url, limit=str(LIMIT + 1)), env)
+        echoed = sum(r.fault in ("echo", "auth_echo") for r in server.requests)
+        sent_key = all(FAKE_KEY in r.headers.get("authorization", "") for r in server.requests)
+    files = [p for p in (root / "outputs").rglob("*") if p.is_file()]
+    printed = "".join(p.stdout + p.stderr for p in (first, second))
+    return {"echoed": echoed, "key_sent": sent_key, "files": len(files),
+            "exits": [first.returncode, second.returncode],
+            "leaked": sum(FAKE_KEY.encode() in p.read_bytes() for p in files)
+            + (FAKE_KEY in printed)}
+
+
+def damaged_replay(tmp: Path) -> dict:
+    """``judge --replay-only`` on a copy of the shipped store whose last record lost a byte."""
+    root = tmp / "replay"
+    shutil.copytree(REPO / "data" / "splits", root / "data" / "splits")
+    store = root / "outputs" / "raw_outputs" / "smollm2"
+    shutil.copytree(REPO / "outputs" / "raw_outputs" / "smollm2", store)
+    split, protocol = damage_last_call(store)
+    before = state(root)
+    lines = len((store / "calls.jsonl").read_bytes().splitlines())
+    got = _judge(root, ["judge", "--split", split, "--protocol", protocol, "--judge", "smollm2",
+                        "--replay-only"])
+    after = state(root)
+    return {"exit": got.returncode, "files": len(before),
+            "files_changed": sum(after.get(k) != v for k, v in before.items())
+            + len(set(after) - set(before)), "store_lines": [lines, len(
+                (store / "calls.jsonl").read_bytes().splitlines())],
+            "said": got.stderr.strip().splitlines()[-1:]}
+
+
+def budget(tmp: Path, usd: str = "0.05") -> dict:
+    """gpt-5.5 with ``--budget`` against the emulator: calls made at concurrency 1 and 8, and
+    with every reply reporting 2,000,000 cached prompt tokens (which once made calls free)."""
+    made = {}
+    for name, concurrency, usage in (("c1", "1", None), ("c8", "8", None),
+                                     ("cached_2M", "1", {"prompt_tokens_details":
+                                                         {"cached_tokens": 2_000_000}})):
+        with FaultServer(latency_s=0.05) as server:
+            if usage:
+                server.script([Fault("ok", usage=usage) for _ in range(200)])
+            root = make_root(tmp / name)
+            argv = ["judge", "--split", SPLIT, "--protocol", PROTOCOL, "--judge", "gpt-5.5",
+                    "--base-url", server.openai_url, "--limit", "100", "--concurrency",
+                    concurrency, "--budget", usd]
+            got = _judge(root, argv, _env(root, OPENAI_COMPATIBLE_API_KEY=FAKE_KEY))
+            made[name] = {"exit": got.returncode, "calls": len(_model_calls(server))}
+    return made
+
+
+def parser_cpu() -> dict:
+    """CPU seconds to parse each 1 MB hostile reply (verdict and TRACE records)."""
+    from tjb_lib.parse import parse_normalized, parse_verdict
+
+    worst = 0.0
+    for unit in HOSTILE_MB_UNITS:
+        text = megabyte_of(unit)
+        for parse in (parse_verdict, parse_normalized):
+            t0 = time.process_time()
+            parse(text)
+            worst = max(worst, time.process_time() - t0)
+    return {"shapes": len(HOSTILE_MB_UNITS), "worst_cpu_s": round(worst, 3)}
+
+
 def figures(tmp: Path) -> tuple[str, dict]:
     measured = {"bad_inputs": bad_inputs(tmp / "bad"), "kill": kill_cycles(tmp / "kill"),
                 "two_processes": two_processes(tmp / "two"),
-                "hostile": hostile_replies(tmp / "hostile")}
-    b, k, t, h = (measured[x] for x in ("bad_inputs", "kill", "two_processes", "hostile"))
+                "failing_endpoint": failing_endpoint(tmp / "failing"),
+                "hostile": hostile_replies(tmp / "hostile"), "keys": keys_leaked(tmp / "keys"),
+                "replay": damaged_replay(tmp / "replay"), "budget": budget(tmp / "budget"),
+                "parser": parser_cpu()}
+    m = measured
+    b, k, t, h = (m[x] for x in ("bad_inputs", "kill", "two_processes", "hostile"))
+    f, keys, r, bu, p = (m[x] for x in ("failing_endpoint", "keys", "replay", "budget", "parser"))
     all_ok = "all" if b["ok"] == b["n"] else f"{b['ok']} of them"
-    line = (f"{b['n']} bad inputs, {all_ok} one clear line with exit != 0 and outputs "
-            f"unchanged; kill -9 at {k['kills']} random points, {k['rows_lost']} rows lost; "
-            f"two processes, {t['duplicates']} duplicate calls; "
-            f"{h['hostile']} hostile replies, {h['coerced']} coerced")
+    line = (f"{b['n']} failing commands, {all_ok} one clear line with exit != 0 "
+            f"({b['tracebacks']} tracebacks); kill -9 at {k['kills']} random points, "
+            f"{k['rows_lost']} rows lost, {k['leases_after']} leases left; two processes, "
+            f"{t['duplicates']} duplicate calls; on a failing endpoint {f['requests']} requests "
+            f"for {f['keys']} keys; {h['hostile']} hostile replies, {h['coerced']} coerced; "
+            f"{keys['echoed']} echoed keys, {keys['leaked']} leaked; a damaged replay changed "
+            f"{r['files_changed']} of {r['files']} files; $0.05 budget: "
+            f"{bu['c1']['calls']} calls at concurrency 1, {bu['c8']['calls']} at 8, "
+            f"{bu['cached_2M']['calls']} with 2M cached tokens reported; 1 MB hostile reply "
+            f"parsed in at most {p['worst_cpu_s']} s of CPU")
     return line, measured
 
 

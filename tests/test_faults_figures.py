@@ -1,6 +1,8 @@
-"""The suite's faults figures, measured by real judge processes (``faults_figures``), printed
-as one line and held to: every bad input one clear line, no row lost to kill -9, no call made
-twice by two processes, no hostile reply coerced into a verdict."""
+"""The suite's faults figures, measured by real processes (``faults_figures``), printed as one
+line and held to: every failing command one clear line, no row lost to kill -9 and no lease left,
+no call made twice by two processes and a failing key's attempts not doubled, no hostile reply
+coerced into a verdict, no key in any file or output, a replay that changes nothing, a budget
+that holds against overstated usage and is not cut short by concurrency, a linear parser."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +11,7 @@ from faults_figures import figures
 
 
 @pytest.mark.slow
-def test_faults_figures_bad_inputs_kills_two_processes_hostile_replies(tmp_path, capsys):
+def test_faults_figures(tmp_path, capsys):
     line, m = figures(tmp_path)
     with capsys.disabled():
         print(f"\nfaults: {line}")
@@ -17,7 +19,21 @@ def test_faults_figures_bad_inputs_kills_two_processes_hostile_replies(tmp_path,
     assert bad["ok"] == bad["n"], bad["failures"]
     assert kill["kills"] >= 3 and kill["rows_lost"] == 0 and kill["rows_differ"] == 0
     assert kill["repeated_calls"] <= kill["in_flight_bound"]  # only calls in flight at a kill
+    assert kill["leases_after"] == 0
     assert two["exits"] == [0, 0] and not two["errors"] and two["duplicates"] == 0
     assert two["calls"] == two["rows"] == two["expected_rows"] and not two["temp_files"]
+    failing = m["failing_endpoint"]
+    assert failing["exits"] == [0, 0]
+    assert failing["requests"] == failing["keys"] * failing["attempts_per_key"]
     assert hostile["coerced"] == hostile["not_counted"] == 0
     assert hostile["exits"] == [0, 0, 0], hostile["errors"]
+    keys = m["keys"]
+    assert keys["key_sent"] and keys["echoed"] >= 3 and keys["leaked"] == 0
+    replay = m["replay"]
+    assert replay["exit"] == 2 and replay["files_changed"] == 0
+    assert replay["store_lines"][0] == replay["store_lines"][1]
+    budget = m["budget"]
+    assert all(b["exit"] == 1 for b in budget.values())  # each stopped by the budget
+    assert budget["c8"]["calls"] >= budget["c1"]["calls"] - 8
+    assert budget["cached_2M"]["calls"] <= budget["c1"]["calls"] + 1  # not free: 200 before
+    assert m["parser"]["worst_cpu_s"] <= 1.0
