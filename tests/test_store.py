@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from tjb_lib.records import Request, Response, request_key
 from tjb_lib.store import (DAMAGED_DIR, INDEX_NAME, LEASES_DIR, LOG_NAME, ResponseStore,
                            SecretLeakError, StoreError)
 
+REPO = Path(__file__).resolve().parent.parent
 IDENTITY = {"backend": "test", "model": "m", "params": {"temperature": 0.0}}
 
 
@@ -263,7 +265,7 @@ def test_a_lease_left_by_a_killed_process_is_removed_when_the_store_opens(tmp_pa
            "print('held', flush=True); time.sleep(60)"
     procs = [subprocess.Popen([sys.executable, "-c", held, str(tmp_path), key],
                               stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONPATH": os.getcwd()})
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
              for key in (_key(1), _key(2))]
     try:
         assert [p.stdout.readline().strip() for p in procs] == ["held", "held"]
