@@ -158,10 +158,11 @@ class Response:
 
 def _probabilities(value: Any) -> bool:
     """True for label probabilities as a judge returns them: labels (some may be absent) to
-    numbers in [0, 1]. Anything else in a stored record (an edit, an old format) is not one."""
+    numbers in [0, 1] (a sum of token probabilities may pass 1 by a rounding error). Anything
+    else in a stored record (an edit, an old format) is not one."""
     return isinstance(value, dict) and all(
-        k in LABELS and isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
-        for k, v in value.items())
+        k in LABELS and isinstance(v, (int, float)) and not isinstance(v, bool)
+        and 0 <= v <= 1 + 1e-9 for k, v in value.items())
 
 
 def stable_hash(obj: Any) -> str:
