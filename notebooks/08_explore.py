@@ -42,19 +42,20 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import explore, frontier, notebook, plan
+from tjb_lib import explore, frontier, notebook, sample
 from tjb_lib.pairs import load_split
+from tjb_lib.protocols.specs import LEVELS
 
 notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
 
 FLOATS = ["table_a14", "table_a19", "table_a11", "table_a16"]  # equivalence, soft, moderate, controls
-rows = plan.run_jobs(plan.jobs(FLOATS, scale), judge, replay_only=replay_only, progress=False)
+rows = sample.run_jobs(sample.jobs(FLOATS, scale), judge, replay_only=replay_only, progress=False)
 
 # Other judges whose raw outputs ship with the compendium join the judge drop-down (ladder only).
-splits = sorted({j.split for j in plan.jobs(FLOATS, scale)})
+splits = sorted({j.split for j in sample.jobs(FLOATS, scale)})
 shipped = explore.load_shipped_rows(splits=splits)
 if not shipped.empty:
-    shipped = shipped[(shipped["judge"] != judge) & shipped["level"].isin(plan.LEVELS)]
+    shipped = shipped[(shipped["judge"] != judge) & shipped["level"].isin(LEVELS)]
 rows = pd.concat([rows, shipped], ignore_index=True) if not shipped.empty else rows
 choices = explore.options(rows)
 split_pairs = [p for s in splits for p in load_split(s)]

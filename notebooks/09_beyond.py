@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import explore, frontier, metrics, notebook, plan, power, rationale
+from tjb_lib import explore, frontier, metrics, notebook, power, rationale, sample
 from tjb_lib.report import paper_table, save_figure, write_table
 
 # equivalence (the whole ladder), soft, moderate, controls: the runs of beyond_tie_frontier
@@ -264,7 +264,7 @@ if stored:
                 label=f"drop {c['drop_points'].iloc[0]:.0f} points")
         ax.fill_between(c["n_pairs"], c["power_low"], c["power_high"], alpha=0.2)
     ax.axhline(0.8, color="k", lw=0.8, ls=":")
-    for n, label in ((plan.limit_for("moderate_hotpotqa", "L0", "default"), "default sample"),
+    for n, label in ((sample.limit_for("moderate_hotpotqa", "L0", "default"), "default sample"),
                      (100, "paper's moderate tier")):
         ax.axvline(n, color="#8c8c8c", lw=0.8, ls="--")
         ax.annotate(label, (n, 0.02), rotation=90, fontsize=8, xytext=(3, 0),

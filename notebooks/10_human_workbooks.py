@@ -41,7 +41,7 @@ from IPython.display import Markdown, display
 
 from pathlib import Path
 
-from tjb_lib import annotate, notebook, paths
+from tjb_lib import agreement, annotate, notebook, paths
 from tjb_lib.pairs import load_split
 from tjb_lib.report import paper_table, write_table
 
@@ -128,11 +128,11 @@ for s in found:
                          f"{first} and {second}.*"))
     adj = (annotate.import_workbook(s["adjudicator"], key_path, annotator="ADJ", partial=True)
            if s["adjudicator"] else None)
-    final = annotate.adjudicate(labels[first], labels[second], adj)
+    final = agreement.adjudicate(labels[first], labels[second], adj)
     final.to_csv(OUT / f"{stem}.adjudicated.csv", index=False, lineterminator="\n")
-    agreement = annotate.agreement_table(labels[first], labels[second])
-    write_table(agreement, f"human_validation_{stem}", nb.tables)
+    table_2_rows = agreement.agreement_table(labels[first], labels[second])
+    write_table(table_2_rows, f"human_validation_{stem}", nb.tables)
     display(Markdown(f"### {stem}: {len(final)} items, {int(final['disagreement'].sum())} "
                      f"with a disagreement, {int(final['adjudicated'].sum())} adjudicated, "
                      f"{int((~final['resolved']).sum())} still unresolved"))
-    display(agreement.round(3))
+    display(table_2_rows.round(3))

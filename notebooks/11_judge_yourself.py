@@ -49,7 +49,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import annotate, explore, frontier, metrics, notebook, paths, plan
+from tjb_lib import annotate, explore, frontier, metrics, notebook, paths, sample
 from tjb_lib import judge_yourself as jy
 
 notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
@@ -81,8 +81,8 @@ display(Markdown("\n\n".join(f"**{lv}**: {jy.instruction(lv)}" for lv in jy.LEVE
 
 # %%
 FLOATS = ["table_a14", "table_a19", "table_a11", "table_a13", "table_a16"]
-jobs = [j for j in plan.jobs(FLOATS, scale) if j.protocol in jy.LEVELS]
-all_rows = plan.run_jobs(jobs, judge, replay_only=replay_only, progress=False)
+jobs = [j for j in sample.jobs(FLOATS, scale) if j.protocol in jy.LEVELS]
+all_rows = sample.run_jobs(jobs, judge, replay_only=replay_only, progress=False)
 judge_rows = all_rows[all_rows["pair_id"].isin({p.pair_id for p in drawn})]
 identical = all_rows[all_rows["target_relation"] == "identical"]
 paper = explore.paper_frontier()

@@ -7,7 +7,7 @@ import time
 import pandas as pd
 import pytest
 
-from tjb_lib import annotate
+from tjb_lib import agreement, annotate
 from tjb_lib.records import Pair
 
 openpyxl = pytest.importorskip("openpyxl")
@@ -135,7 +135,7 @@ def test_natural_round_trip_maps_labels_to_sides_and_gives_table2_statistics(tmp
     assert first["new_facts_side"] == "cited" and first["cited_adds_new_facts"] == "yes"
     assert (r1["cited_adds_new_facts"] == "no").sum() == 19
 
-    s = annotate.agreement_summary(r1, r2)
+    s = agreement.agreement_summary(r1, r2)
     assert s["n"] == 20
     assert s["raw_agreement_pct"] == pytest.approx(90.0)
     assert s["pabak"] == pytest.approx(2 * 0.9 - 1)
@@ -159,7 +159,7 @@ def test_published_natural_pattern_reproduces_table2_row():
         if col != "label":
             fa[col] = fb[col] = "no"
     fa.attrs["kind"] = fb.attrs["kind"] = "natural"
-    s = annotate.agreement_summary(fa, fb)
+    s = agreement.agreement_summary(fa, fb)
     assert round(s["raw_agreement_pct"], 1) == 92.0
     assert round(s["pabak"], 3) == 0.840
     assert round(s["gwet_ac1"], 3) == 0.918
@@ -196,14 +196,14 @@ def test_graded_round_trip_adjudication_and_per_tier_table(tmp_path):
     assert set(r1.loc[r1.target_relation == "quality_moderate", "more_complete_support"]) \
         == {"plain"}
 
-    table = annotate.agreement_table(r1, r2).set_index("validation_set")
+    table = agreement.agreement_table(r1, r2).set_index("validation_set")
     assert list(table.index) == ["quality_moderate", "quality_soft", "overall"]
     assert table.loc["quality_moderate", "main_human_label_signal"] == "9/10 both better plain"
     assert table.loc["quality_moderate", "raw_agreement_pct"] == pytest.approx(90.0)
     assert table.loc["quality_soft", "raw_agreement_pct"] == pytest.approx(100.0)
     assert table.loc["overall", "n"] == 20
 
-    final = annotate.adjudicate(r1, r2)
+    final = agreement.adjudicate(r1, r2)
     row = final.set_index("item_id").loc[split_item]
     assert row["disagreement"] and not row["resolved"] and pd.isna(row["preference"])
     assert final["disagreement"].sum() == 1
@@ -214,7 +214,7 @@ def test_graded_round_trip_adjudication_and_per_tier_table(tmp_path):
     _fill_csv(adj_path, {split_item: _graded_answers(key, p1)[split_item]})
     adj = annotate.import_workbook(adj_path, out["key"], "ADJ", partial=True)
     assert list(adj["item_id"]) == [split_item]
-    final = annotate.adjudicate(r1, r2, adj)
+    final = agreement.adjudicate(r1, r2, adj)
     row = final.set_index("item_id").loc[split_item]
     assert row["adjudicated"] and row["resolved"] and row["preference"] == "plain"
     assert final["adjudicated"].sum() == 1 and final["resolved"].all()
@@ -304,7 +304,7 @@ def test_agreement_refuses_different_item_sets(filled):
     r2 = r1.iloc[1:].copy()
     r2.attrs["kind"] = "graded"
     with pytest.raises(ValueError, match="different items"):
-        annotate.agreement_summary(r1, r2)
+        agreement.agreement_summary(r1, r2)
 
 
 def test_export_rejects_duplicate_pairs_and_unknown_kind(tmp_path):

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import compare, floats, notebook, report_index
+from tjb_lib import compare, contrasts, floats, notebook, position, report_index, tables
 from tjb_lib.report import paper_table, present
 
 
@@ -161,7 +161,7 @@ def test_contrasts_pair_the_same_ordered_comparisons_and_say_their_direction():
                relation="quality_moderate", gold="plain")
     trace = _rows("moderate_hotpotqa", "trace_v2", "", ["unparsed"] * 20,
                   relation="quality_moderate", gold="plain")
-    out = compare.contrasts_e5(_nb(_frame(l0, l4, trace), "05_frontier")).set_index("contrast")
+    out = contrasts.contrasts_e5(_nb(_frame(l0, l4, trace), "05_frontier")).set_index("contrast")
     r = out.loc["L0 vs L4"]
     assert r["n"] == 20 and r["difference"] == pytest.approx(90.0)
     assert r["discordant_a_only"] == 18 and r["discordant_b_only"] == 0
@@ -181,7 +181,7 @@ def test_tie_decomposition_never_pools_tiers_and_quotes_human_prevalence():
                         relation="quality_soft", gold="plain"),
                   _rows("moderate_hotpotqa", "ladder", "L3", ["tie"] * 2 + ["plain"] * 8,
                         relation="quality_moderate", gold="plain"))
-    out = compare.tie_decomposition(_nb(rows)).set_index("target_relation")
+    out = tables.tie_decomposition(_nb(rows)).set_index("target_relation")
     assert out.loc["quality_soft", "tie"] == pytest.approx(90.0)
     assert out.loc["quality_moderate", "tie"] == pytest.approx(20.0)
     assert out.loc["quality_soft", "paper_human_tie"] == 96
@@ -190,7 +190,7 @@ def test_tie_decomposition_never_pools_tiers_and_quotes_human_prevalence():
 
 
 def test_table_2_without_labels_shows_the_paper_and_empty_ours(tmp_path):
-    t2 = compare.table_2(root=tmp_path)
+    t2 = tables.table_2(root=tmp_path)
     assert set(t2["validation_set"]) == set(paper_table("table_2")["validation_set"])
     assert t2["ours"].isna().all() and (t2["n"] == 0).all()
     assert set(t2["status"]) == {"needs human labels"}
@@ -224,14 +224,14 @@ def test_a_judge_that_answers_one_slot_is_read_as_position_driven(tmp_path):
     # decisions alternate orders: cited in cited_first and plain in plain_first both = slot A
     slot_a = _frame(_rows("position_control", "ladder", "L0", ["cited", "plain"] * 20,
                           relation="identical"))
-    levels = compare.position_levels(slot_a, "smollm2")
+    levels = position.position_levels(slot_a, "smollm2")
     assert levels[0]["first"] == 100.0 and levels[0]["first_low"] > 90
-    assert compare.slot_picking(levels) == "first"
-    text = compare.position_reading("smollm2", levels)
+    assert position.slot_picking(levels) == "first"
+    text = position.position_reading("smollm2", levels)
     assert "position-driven" in text and "not interpretable as content preferences" in text
-    calm = compare.position_levels(_frame(_controls(0, 0, 40)), "smollm2")
-    assert compare.slot_picking(calm) is None
-    assert "No slot wins a majority" in compare.position_reading("smollm2", calm)
+    calm = position.position_levels(_frame(_controls(0, 0, 40)), "smollm2")
+    assert position.slot_picking(calm) is None
+    assert "No slot wins a majority" in position.position_reading("smollm2", calm)
     # the same reading from the written Table A16, as REPORT.md reads it
     a16 = compare.compare_float("table_a16", slot_a, "smollm2")
-    assert compare.slot_picking(compare.position_levels_from_table(a16, "smollm2")) == "first"
+    assert position.slot_picking(position.position_levels_from_table(a16, "smollm2")) == "first"

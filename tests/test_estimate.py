@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tjb_lib import plan
+from tjb_lib import sample
 from tjb_lib.cost import rates
 from tjb_lib.estimate import (VERDICT_REPLY, count_request, count_text, dollars, per_1000,
-                              plan_cost, prefix_tokens, run_calls)
+                              cost_by_float, prefix_tokens, run_calls)
 from tjb_lib.pairs import load_split
 from tjb_lib.protocols import Spec, build_request
 
@@ -57,12 +57,12 @@ def test_dollars_at_list_price_with_batch_and_with_caching():
     assert dollars(calls, None) == {"usd_list": None, "usd_batch": None, "usd_cached": None}
 
 
-def test_plan_has_every_float_and_a_total_over_each_run_once():
-    table = plan_cost("gpt-5.5", "default")
-    floats = plan.float_names()
+def test_estimate_has_every_float_and_a_total_over_each_run_once():
+    table = cost_by_float("gpt-5.5", "default")
+    floats = sample.float_names()
     assert list(table["float"]) == [*floats, "total (each run once)"]
     total = table.iloc[-1]
-    runs = plan.jobs(floats, "default")
+    runs = sample.jobs(floats, "default")
     parts = [run_calls(j.split, j.protocol, j.limit) for j in runs]
     assert total["calls"] == sum(len(c) for c, _ in parts)
     assert total["comparisons"] == sum(n for _, n in parts)
@@ -82,17 +82,18 @@ def test_trace_costs_more_than_a_one_call_judge_per_1000_comparisons():
     assert (local["usd_per_1000_list"] == 0).all()
 
 
-def _plan(*args: str, **env_vars: str) -> subprocess.CompletedProcess:
+def _estimate(*args: str, **env_vars: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    return subprocess.run([sys.executable, "-m", "tjb_lib", "plan", *args], capture_output=True,
-                          text=True, timeout=300, env={**env, "PYTHONPATH": str(REPO), **env_vars})
+    return subprocess.run([sys.executable, "-m", "tjb_lib", "estimate", *args],
+                          capture_output=True, text=True, timeout=300,
+                          env={**env, "PYTHONPATH": str(REPO), **env_vars})
 
 
-def test_plan_on_a_fresh_clone_reads_the_tokenizer_only_and_takes_seconds(tmp_path):
+def test_estimate_on_a_fresh_clone_reads_the_tokenizer_only_and_takes_seconds(tmp_path):
     """No model conversion (it dequantizes every GGUF tensor, about a minute): the tokenizer
-    comes from the GGUF's metadata and is kept for the next plan."""
+    comes from the GGUF's metadata and is kept for the next estimate."""
     t0 = time.monotonic()
-    done = _plan("--judge", "gpt-5.5", "--scale", "default", TJB_CACHE=str(tmp_path))
+    done = _estimate("--judge", "gpt-5.5", "--scale", "default", TJB_CACHE=str(tmp_path))
     took = time.monotonic() - t0
     assert done.returncode == 0, done.stderr
     assert "GGUF" not in done.stdout + done.stderr and "total (each run once)" in done.stdout
@@ -100,26 +101,26 @@ def test_plan_on_a_fresh_clone_reads_the_tokenizer_only_and_takes_seconds(tmp_pa
     assert took < 45, took  # 13 s measured on a loaded 2-core machine (the conversion: 60-90 s)
 
 
-def test_plan_command_prints_the_table_and_what_it_rests_on():
-    done = _plan("--judge", "deepseek-v4-flash", "--scale", "default")
+def test_estimate_command_prints_the_table_and_what_it_rests_on():
+    done = _estimate("--judge", "deepseek-v4-flash", "--scale", "default")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "deepseek-v4-flash" in out and "total (each run once)" in out
     assert "n/a" in out  # no batch API
     assert "prices of 2026-10-17" in out and "caches prefixes from 0 tokens" in out
-    bad = _plan("--judge", "gpt-9")
+    bad = _estimate("--judge", "gpt-9")
     assert bad.returncode == 2 and bad.stderr.startswith("error: unknown judge 'gpt-9'")
 
 
 @pytest.mark.slow
-def test_the_readme_shows_the_paper_matrix_cost_that_plan_computes():
+def test_the_readme_shows_the_paper_matrix_cost_that_estimate_computes():
     import re
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for judge in ("gpt-5.5", "claude-sonnet-4-6", "deepseek-v4-flash"):
         row = re.search(rf"^\| {re.escape(judge)} \| (\$.+) \|$", readme, re.M).group(1)
         shown = [cell.strip() for cell in row.split("|")]
-        total = plan_cost(judge, "paper").iloc[-1]
+        total = cost_by_float(judge, "paper").iloc[-1]
         trace = per_1000(rates(judge)).set_index("setting").loc["trace_v2", "usd_per_1000_list"]
         expected = [f"${total['usd_list']:,.2f}",
                     "no batch API" if total["usd_batch"] is None else f"${total['usd_batch']:,.2f}",

@@ -1,5 +1,5 @@
-"""The float and claim registry: one entry per paper float and per in-text number, read by the
-plan, the comparisons, the notebooks and REPORT.md; a new float is one entry, its CSV and one
+"""The float and claim registries: one entry per paper float and per in-text number, read by the
+sample, the comparisons, the notebooks and REPORT.md; a new float is one entry, its CSV and one
 notebook cell."""
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import claims, compare, floats, notebook, paths, plan, report_index
+from tjb_lib import claim_registry, claim_values, claims, floats, notebook, paths, report_index, \
+    sample, sections, tables
+from tjb_lib.float_metrics import graded
+from tjb_lib.float_schema import Comparison, Float, Metric
+from tjb_lib.protocols.specs import LEVELS
 from tjb_lib.report import paper_table
 
 
@@ -40,7 +44,7 @@ def test_every_float_is_declared_once_with_a_known_notebook_and_runs():
                                        "table_a19", "table_a20", "figure_2", "figure_3",
                                        "figure_a1"}
     for f in floats.FLOATS.values():
-        assert f.notebook in floats.NOTEBOOKS
+        assert f.notebook in sections.NOTEBOOKS
         if f.comparison is not None:
             assert f.runs, f.name
             # every printed row maps to a setting of ours whose split the float runs
@@ -52,21 +56,23 @@ def test_every_float_is_declared_once_with_a_known_notebook_and_runs():
 
 def test_every_in_text_claim_is_filed_under_a_notebook_with_a_way_to_compute_it():
     ids = set(paper_table("in_text_claims")["claim_id"])
-    assert len(ids) == 122 and set(floats.CLAIMS) == ids
-    functions = dict(inspect.getmembers(claims, inspect.isfunction))
-    for cid, (nb, how) in floats.CLAIMS.items():
-        assert nb in floats.NOTEBOOKS, cid
-        if isinstance(how, floats.Cell):
+    registry = claim_registry.CLAIMS
+    assert len(ids) == 122 and set(registry) == ids
+    functions = set(dict(inspect.getmembers(claim_values, inspect.isfunction)).values())
+    for cid, (nb, how) in registry.items():
+        assert nb in sections.NOTEBOOKS, cid
+        if isinstance(how, claim_registry.Cell):
             f = floats.get(how.float)
             assert f.comparison is not None or f.table is not None, cid
-        elif isinstance(how, floats.FromRows):
+        elif isinstance(how, claim_registry.FromRows):
             assert how.function in functions, cid
         else:
-            assert isinstance(how, floats.Absent) and how.status, cid
-    absent = {cid for cid, (_, how) in floats.CLAIMS.items() if isinstance(how, floats.Absent)}
+            assert isinstance(how, claim_registry.Absent) and how.status, cid
+    absent = {cid for cid, (_, how) in registry.items()
+              if isinstance(how, claim_registry.Absent)}
     # only human labels and facts about the paper's annotators are out of reach here
-    assert {floats.CLAIMS[c][1].status for c in absent} == {"needs human labels",
-                                                           "not measurable here"}
+    assert {registry[c][1].status for c in absent} == {"needs human labels",
+                                                       "not measurable here"}
     assert len(absent) <= 9
 
 
@@ -124,18 +130,18 @@ def test_a_new_float_is_one_entry_its_paper_csv_and_one_notebook_cell(tmp_path, 
     (reported / "table_toy_moderate_tie.csv").write_text(
         "judge,level,tie,source\nGPT-5.5,L0,0.0,Toy\nGPT-5.5,L4,98.0,Toy\n")
     monkeypatch.setattr(paths, "PAPER_REPORTED", reported)
-    toy = floats.Float(
+    toy = Float(
         "table_toy", "§5.3", "Toy: moderate-tier Tie at L0 and L4", "04_resolution_loss",
         (("moderate_hotpotqa", "L0"), ("moderate_hotpotqa", "L4")),
-        floats.Comparison("table_toy", "judge", ("level",),
-                          {(lv,): {"split": "moderate_hotpotqa", "protocol": "ladder",
-                                   "level": lv} for lv in ("L0", "L4")},
-                          (floats.Metric("tie", "tie"),), floats._graded),
+        Comparison("table_toy", "judge", ("level",),
+                   {(lv,): {"split": "moderate_hotpotqa", "protocol": "ladder", "level": lv}
+                    for lv in ("L0", "L4")},
+                   (Metric("tie", "tie"),), graded),
         headlines=(("Tie at L4", {"level": "L4", "metric": "tie"}),))
     monkeypatch.setitem(floats.FLOATS, "table_toy", toy)  # the one registry entry
 
     # the plan runs it, the notebook test expects it from notebook 04
-    assert ("moderate_hotpotqa", "L4") in {(j.split, j.protocol) for j in plan.jobs(["table_toy"])}
+    assert ("moderate_hotpotqa", "L4") in {(j.split, j.protocol) for j in sample.jobs(["table_toy"])}
     assert "table_toy" in [f.name for f in floats.of_notebook("04_resolution_loss")]
     # the notebook cell `nb.show("table_toy")` computes, writes and shows it
     rows = _rows("moderate_hotpotqa", "ladder", "L0", ["plain"] * 10) + \
@@ -159,7 +165,7 @@ def _conflict(level, paraphrase, decisions, start=0):
 
 def test_conflict_accuracy_is_the_lowest_cell_across_paraphrases_and_orders(tmp_path):
     rows = []
-    for level in floats.LEVELS:
+    for level in LEVELS:
         for para in ("p0", "p1", "p2"):
             rows += _conflict(level, para, ["plain"] * 10)
     # L3 p2: the correct (plain) side loses every cited-first comparison
@@ -175,7 +181,7 @@ def test_conflict_accuracy_is_the_lowest_cell_across_paraphrases_and_orders(tmp_
 
 
 def test_a_claim_whose_run_was_not_stored_says_not_run(tmp_path):
-    job = plan.Job("conflict", "paraphrases", 10)
+    job = sample.Job("conflict", "paraphrases", 10)
     rows = _conflict("L4", "p0", ["plain"] * 4)
     t = claims.table(_nb("03_strict_suppression", rows, tmp_path,
                          not_stored=[(job, "0 of 300 comparisons on disk")])).set_index("claim_id")
@@ -214,7 +220,7 @@ def test_trace_cost_counts_two_calls_and_only_completed_comparisons(tmp_path):
     for r in trace[2:]:
         r.update(calls=1, input_tokens=150, output_tokens=256)  # stage 1 did not parse
     nb = _nb("06_trace", l0 + trace, tmp_path)
-    cost = compare.protocol_cost(nb).set_index("protocol")
+    cost = tables.protocol_cost(nb).set_index("protocol")
     t = cost.loc["trace_v2"]
     assert t["calls_per_comparison"] == 2 and t["calls_made_per_comparison"] == 1.5
     assert t["n_completed"] == 2 and t["n_stopped_after_stage_1"] == 2
@@ -222,3 +228,13 @@ def test_trace_cost_counts_two_calls_and_only_completed_comparisons(tmp_path):
     c = claims.table(nb).set_index("claim_id")
     assert c.loc["C080", "ours"] == 2.0 and c.loc["C074", "ours"] == pytest.approx(4.0)
     assert "2 of 4 comparisons made every call" in c.loc["C074", "note"]
+
+
+def test_a_misspelt_name_fails_where_it_is_written_not_when_a_notebook_runs():
+    with pytest.raises(ValueError, match="no float named 'table_a99'"):
+        claim_registry.Cell("table_a99", {"metric": "tie"})
+    with pytest.raises(ValueError, match="unknown notebook '04_resolution'"):
+        Float("table_x", "§5.3", "x", "04_resolution")
+    for f in floats.FLOATS.values():  # tables and figures are the functions themselves
+        assert f.table is None or callable(f.table)
+        assert f.figure is None or callable(f.figure)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import annotate, explore, frontier, plan
+from tjb_lib import annotate, explore, frontier, sample
 from tjb_lib import judge_yourself as jy
 from tjb_lib.pairs import load_split
 from tjb_lib.protocols.templates import load_template
@@ -42,9 +42,9 @@ def test_instruction_is_the_first_paragraph_of_the_levels_own_prompt():
 def test_pairs_are_drawn_per_tier_from_the_planned_sample_and_repeat_with_the_seed(pairs):
     tiers = explore.tier_of([p.target_relation for p in pairs])
     assert list(tiers) == ["equivalent"] * 3 + ["soft"] * 3 + ["moderate"] * 3
-    for p in pairs:  # within the first N pairs the plan judges, so stored verdicts cover them
-        sample = load_split(p.split)[:plan.limit_for(p.split, "L0", "default")]
-        assert p.pair_id in {q.pair_id for q in sample}
+    for p in pairs:  # within the first N pairs judged, so stored verdicts cover them
+        judged = load_split(p.split)[:sample.limit_for(p.split, "L0", "default")]
+        assert p.pair_id in {q.pair_id for q in judged}
     assert [p.pair_id for p in jy.draw_pairs(3, seed=7)] == [p.pair_id for p in pairs]
     assert [p.pair_id for p in jy.draw_pairs(3, seed=8)] != [p.pair_id for p in pairs]
     with pytest.raises(ValueError, match="fewer than n_per_tier"):

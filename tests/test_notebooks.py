@@ -16,15 +16,16 @@ import pandas as pd
 import pytest
 
 import tjb_lib
-from tjb_lib import floats, paths
+from tjb_lib import claim_registry, floats, paths, sections
 from tjb_lib.compare import paper_values
 from tjb_lib.report import paper_table
 
 from _jupyter import make_ipynb
 
-STEMS = sorted(p.stem for p in paths.NOTEBOOKS.glob("[0-9][0-9]_*.py"))
-SECTIONS = [s for s in STEMS if s in floats.NOTEBOOKS and s not in ("08_explore", "09_beyond",
-                                                                     "10_human_workbooks")]
+STEMS = list(sections.NOTEBOOKS)
+#: the notebooks that write paper floats (08 and 11 teach, 09 goes beyond, 10 writes workbooks)
+SECTIONS = [s for s in STEMS if s not in ("08_explore", "09_beyond", "10_human_workbooks",
+                                          "11_judge_yourself")]
 SHIPPED = paths.RAW_OUTPUTS / "smollm2"
 needs_shipped = pytest.mark.skipif(
     not SHIPPED.is_dir(),
@@ -43,10 +44,16 @@ def _execute(stem: str, tmp_path: Path, **params) -> Path:
     return execute(_source(stem), parameters=params, out_dir=tmp_path / "notebooks")
 
 
+def test_the_notebook_list_is_every_notebook_in_the_folder_in_run_order():
+    from tjb_lib.reproduce import notebook_sources
+
+    assert STEMS == sorted(p.stem for p in paths.NOTEBOOKS.glob("*.py"))
+    assert [p.stem for p in notebook_sources()] == STEMS  # what reproduce runs
+
+
 def test_every_notebook_is_paired_and_has_a_typed_parameters_cell():
     import jupytext
 
-    assert len(STEMS) >= 11
     for stem in STEMS:
         nb = jupytext.read(_source(stem))
         assert nb.metadata["jupytext"]["formats"] == "ipynb,py:percent", stem
@@ -63,7 +70,7 @@ def test_every_notebook_is_paired_and_has_a_typed_parameters_cell():
 
 def test_no_notebook_variable_shadows_a_library_module():
     modules = {m.name for m in pkgutil.iter_modules(tjb_lib.__path__)}
-    assert {"figures", "cost", "floats", "notebook", "plan"} <= modules
+    assert {"figures", "cost", "floats", "notebook", "sample"} <= modules
     for stem in STEMS:
         tree = ast.parse(_source(stem).read_text(encoding="utf-8"))
         assigned = {node.id for node in ast.walk(tree)
@@ -134,7 +141,7 @@ def test_notebook_replays_and_writes_its_floats_with_the_papers_rows(stem, tmp_p
                 [f.name for f in mine] + (["figure_2"] if stem == "02_presentation" else []))
     assert _images(executed) == shown, f"{stem}: figures are not inside the notebook"
     claims = pd.read_csv(out / "tables" / f"claims_{stem}.csv")
-    assert set(claims["claim_id"]) == set(floats.claims_of(stem))
+    assert set(claims["claim_id"]) == set(claim_registry.claims_of(stem))
     assert claims["paper"].notna().all() and claims["status"].notna().all()
 
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tjb_lib import paths, plan
+from tjb_lib import paths, sample
 from tjb_lib.pairs import build as build_mod
 from tjb_lib.pairs import registry
 from tjb_lib.pairs.table1 import COMPONENTS
@@ -35,10 +35,10 @@ def test_every_entry_is_complete_and_named_once():
 
 def test_plan_default_sample_sizes_come_from_the_registry():
     for name, info in registry.SPLITS.items():
-        assert plan.limit_for(name, "L0", "default") == info.default_pairs
-        assert plan.limit_for(name, "trace_v2", "default") == info.default_trace_pairs
-        assert plan.limit_for(name, "L0", "paper") is None
-    assert plan.limit_for("ranking_hotpotqa", "L0", "default") % 6 == 0   # whole queries
+        assert sample.limit_for(name, "L0", "default") == info.default_pairs
+        assert sample.limit_for(name, "trace_v2", "default") == info.default_trace_pairs
+        assert sample.limit_for(name, "L0", "paper") is None
+    assert sample.limit_for("ranking_hotpotqa", "L0", "default") % 6 == 0   # whole queries
 
 
 def test_paraphrase_sets_follow_each_entry_coverage():

@@ -1,52 +1,44 @@
 """The paper's in-text numbers with ours beside them, one table per notebook
 (``claims_<notebook>``).
 
-Each claim of data/paper_reported/in_text_claims.csv is declared in ``tjb_lib.floats.CLAIMS``
-with the notebook that computes ours and how: a :class:`~tjb_lib.floats.Cell` of one of our
-floats, one of the functions below on the notebook's verdict rows (:class:`FromRows`), or the
-reason ours cannot exist here (:class:`Absent`). Every row carries the paper's value and unit,
-ours with its interval and counts where it has them, what of ours stands behind it
-(``setting``) and a ``status``: ok, not run, no parsed verdict, needs human labels, ...
+Each claim of data/paper_reported/in_text_claims.csv is declared in ``tjb_lib.claim_registry``
+with the notebook that computes ours and how: a :class:`~tjb_lib.claim_registry.Cell` of one of
+our floats, a function of ``tjb_lib.claim_values`` on the notebook's verdict rows
+(:class:`~tjb_lib.claim_registry.FromRows`), or the reason ours cannot exist here
+(:class:`~tjb_lib.claim_registry.Absent`). Every row carries the paper's value and unit, ours
+with its interval and counts where it has them, what of ours stands behind it (``setting``) and
+a ``status``: ok, not run, no parsed verdict, needs human labels, ...
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from tjb_lib import floats, metrics
-from tjb_lib.compare import cell_status, contrast
-from tjb_lib.protocols.specs import setting_name
+from tjb_lib.claim_registry import CLAIMS, Absent, Cell, claims_of
+from tjb_lib.claim_values import result
 from tjb_lib.report import paper_table
 
 COLUMNS = ("claim_id", "section", "quantity", "paper", "unit", "ours", "ours_low", "ours_high",
            "n", "n_unparsed", "n_failed", "setting", "status", "note", "judge")
 
 
-def _value(ours=np.nan, low=np.nan, high=np.nan, n=np.nan, n_unparsed=np.nan,
-           n_failed=np.nan, setting="", status="ok", note="") -> dict[str, Any]:
-    return {"ours": ours, "ours_low": low, "ours_high": high, "n": n,
-            "n_unparsed": n_unparsed, "n_failed": n_failed, "setting": setting,
-            "status": status, "note": note}
-
-
 def table(nb) -> pd.DataFrame:
     """The claims whose value of ours notebook ``nb`` computes, the paper's value beside it."""
     paper = paper_table("in_text_claims").set_index("claim_id")
     out = []
-    for cid in floats.claims_of(nb.name):
-        how = floats.CLAIMS[cid][1]
-        if isinstance(how, floats.Absent):
-            value = _value(status=how.status, note=how.note)
-        elif isinstance(how, floats.Cell):
+    for cid in claims_of(nb.name):
+        how = CLAIMS[cid][1]
+        if isinstance(how, Absent):
+            value = result(status=how.status, note=how.note)
+        elif isinstance(how, Cell):
             value = _cell(nb, how)
         elif missing := [f"{j.split} {j.protocol}" for j, _ in nb.not_stored
                          if (j.split, j.protocol) in how.runs]:
-            value = _value(setting=", ".join(missing), status="not run",
+            value = result(setting=", ".join(missing), status="not run",
                            note="its run has no stored verdicts (replay only)")
         else:
-            value = globals()[how.function](nb, **how.args)
+            value = how.function(nb, **how.args)
         p = paper.loc[cid]
         out.append({"claim_id": cid, "section": p["section"], "quantity": p["quantity"],
                     "paper": float(p["value"]), "unit": p["unit"], **value, "judge": nb.judge})
@@ -57,7 +49,7 @@ def table(nb) -> pd.DataFrame:
 _CELL = ("ours_low", "ours_high", "n_unparsed", "n_failed", "setting")
 
 
-def _cell(nb, how: floats.Cell) -> dict[str, Any]:
+def _cell(nb, how: Cell) -> dict[str, Any]:
     cmp = nb.comparison(how.float)
     sub = cmp
     for col, val in how.where.items():
@@ -65,287 +57,20 @@ def _cell(nb, how: floats.Cell) -> dict[str, Any]:
     sub = sub.drop_duplicates([c for c in ("setting", "metric", "our_split", "validation_set")
                                if c in sub])
     if sub.empty or (sub["status"] == "not run").all():
-        return _value(setting=f"{how.float}", status="not run")
+        return result(setting=f"{how.float}", status="not run")
     sub = sub.reindex(columns=[*sub.columns, *(c for c in _CELL if c not in sub.columns)])
     sub["setting"] = sub["setting"].fillna("").astype(str)
     rated = sub.dropna(subset=["ours"])
     if how.column == "n":
         row = sub.loc[sub["n"].idxmin()] if how.agg == "min" else sub.iloc[0]
-        return _value(ours=float(row["n"]), n=row["n"], n_unparsed=row["n_unparsed"],
+        return result(ours=float(row["n"]), n=row["n"], n_unparsed=row["n_unparsed"],
                       n_failed=row["n_failed"], setting=f"{how.float} {row['setting']}".strip(),
                       note="our sample size (parsed verdicts)")
     if rated.empty:
-        return _value(n=0, n_unparsed=sub["n_unparsed"].sum(), n_failed=sub["n_failed"].sum(),
+        return result(n=0, n_unparsed=sub["n_unparsed"].sum(), n_failed=sub["n_failed"].sum(),
                       setting=f"{how.float} {','.join(sorted(set(sub['setting'])))}".strip(),
                       status=sub["status"].iloc[0])
     row = rated.loc[getattr(rated["ours"], f"idx{how.agg}")()] if how.agg else rated.iloc[0]
-    return _value(row["ours"], row["ours_low"], row["ours_high"], row["n"], row["n_unparsed"],
+    return result(row["ours"], row["ours_low"], row["ours_high"], row["n"], row["n_unparsed"],
                   row["n_failed"], f"{how.float} {row['setting']}".strip(),
                   note=f"{how.agg} over {len(rated)} settings" if how.agg else "")
-
-
-# --------------------------------------------------------------------------- from the splits
-
-
-def split_count(nb, split: str, per: int = 1) -> dict[str, Any]:
-    n = nb.manifest["splits"][split]["count"]
-    return _value(ours=n / per, setting=f"{split} in data/splits/manifest.json",
-                  note=f"pairs / {per}" if per > 1 else "")
-
-
-def component_count(nb) -> dict[str, Any]:
-    from tjb_lib.pairs.table1 import COMPONENTS
-    return _value(ours=len(COMPONENTS), setting="Table 1 components")
-
-
-def ablation_variants(nb) -> dict[str, Any]:
-    n = sum(name.startswith("ablation_") for name in nb.manifest["splits"])
-    return _value(ours=n, setting="ablation_* splits")
-
-
-def validated_subset(nb) -> dict[str, Any]:
-    from tjb_lib.pairs import load_split
-    n = sum(bool(p.meta.get("validated_subset")) for p in load_split("natural_hotpotqa"))
-    return _value(ours=n, setting="natural_hotpotqa pairs marked validated_subset")
-
-
-def _systems() -> set[str]:
-    from tjb_lib.pairs import load_split
-    return {p.meta[side] for p in load_split("ranking_hotpotqa")
-            for side in ("system_plain", "system_cited")}
-
-
-def ranking_systems(nb) -> dict[str, Any]:
-    return _value(ours=len(_systems()), setting="ranking_hotpotqa systems")
-
-
-def ranking_pairs_per_query(nb) -> dict[str, Any]:
-    k = len(_systems())
-    return _value(ours=k * (k - 1) / 2, setting="unordered system pairs per query")
-
-
-def judge_temperature(nb) -> dict[str, Any]:
-    from tjb_lib.judges.provider import get
-
-    spec = nb.spec
-    note = ("scored from the label probabilities of one forward pass: no sampling"
-            if get(spec.provider).in_process else "")
-    return _value(ours=spec.params.get("temperature", np.nan), setting=f"catalog {spec.name}",
-                  note=note)
-
-
-def bootstrap_resamples(nb) -> dict[str, Any]:
-    return _value(ours=metrics.N_RESAMPLES, setting="tjb_lib.metrics.N_RESAMPLES")
-
-
-def ranking_points(nb, decision: str) -> dict[str, Any]:
-    """Points our scorer gives a system for one win or one tie, read off a one-comparison run
-    of ``metrics.ranking_scores`` (a win is the cited side's here)."""
-    d = "cited" if decision == "win" else "tie"
-    one = pd.DataFrame([{"decision": d, "order": "cited_first", "judge": nb.judge,
-                         "protocol": "ladder", "system_plain": "x", "system_cited": "y"}])
-    score = metrics.ranking_scores(one).set_index("system").loc["y", "score"]
-    return _value(ours=score / 100, setting="tjb_lib.metrics.ranking_scores")
-
-
-# --------------------------------------------------------------------------- from verdict rows
-
-
-def _rows(nb, split, **where) -> pd.DataFrame:
-    rows = nb.rows
-    if rows.empty:
-        return rows
-    splits = split if isinstance(split, (list, tuple)) else [split]
-    sub = rows.loc[(rows["judge"] == nb.judge) & rows["split"].isin(splits)]
-    for col, val in where.items():
-        sub = sub.loc[sub[col].isin(val if isinstance(val, (list, tuple)) else [val])]
-    return sub
-
-
-def _rate(t: pd.Series, metric: str, setting: str, note: str = "") -> dict[str, Any]:
-    status = cell_status(t["n"], True)
-    return _value(t[metric] if status == "ok" else np.nan, t[f"{metric}_low"],
-                  t[f"{metric}_high"], t["n"], t["n_unparsed"], t["n_failed"], setting, status,
-                  note)
-
-
-def graded_value(nb, split: str, level, metric: str, paraphrase="p0",
-                 agg: str | None = None) -> dict[str, Any]:
-    """A graded-tier rate (better_plain, worse_cited, tie) at one or several ladder settings;
-    ``agg`` min/max picks among them."""
-    sub = _rows(nb, split, protocol="ladder", level=level, paraphrase=paraphrase)
-    if sub.empty:
-        return _value(setting=f"{split} {level} {paraphrase}", status="not run")
-    t = metrics.graded_table(sub, ("judge", "split", "level", "paraphrase"), seed=nb.seed)
-    names = t["level"] + ("" if paraphrase == "p0" else " " + t["paraphrase"])
-    rated = t.dropna(subset=[metric])
-    if rated.empty:
-        return _rate(t.iloc[0], metric, f"{split} {', '.join(names)}")
-    pick = rated[metric].idxmin() if agg == "min" else rated[metric].idxmax() if agg else \
-        rated.index[0]
-    return _rate(t.loc[pick], metric, f"{split} {names.loc[pick]}",
-                 f"{agg} over {len(rated)} settings" if agg else "")
-
-
-def conflict_minimum(nb) -> dict[str, Any]:
-    """The lowest correct-side win rate on the correctness conflicts across every level, the
-    three paraphrases and both orders (App. A.4: 'run across three prompt paraphrases and both
-    candidate orders'), with that cell's interval."""
-    sub = _rows(nb, "conflict", protocol="ladder")
-    sub = sub.loc[sub["pair_id"].isin(sub.loc[sub["paraphrase"] != "p0", "pair_id"])]
-    if sub.empty:
-        return _value(setting="conflict paraphrases", status="not run")
-    t = metrics.correctness_table(sub, ("judge", "level", "paraphrase", "order"), seed=nb.seed)
-    rated = t.dropna(subset=["correct_win"])
-    note = (f"minimum over {len(rated)} cells (level x paraphrase x order) with a parsed verdict; "
-            f"{len(t) - len(rated)} without")
-    if rated.empty:
-        return _rate(t.iloc[0], "correct_win", "conflict paraphrases", note)
-    r = rated.loc[rated["correct_win"].idxmin()]
-    return _rate(r, "correct_win", f"conflict {r['level']} {r['paraphrase']} {r['order']}", note)
-
-
-def paraphrase_count(nb, split, level=None, extra: bool = False) -> dict[str, Any]:
-    """How many wordings of a level our rows hold (``extra``: besides the original p0)."""
-    sub = _rows(nb, split, protocol="ladder", **({"level": level} if level else {}))
-    if sub.empty:
-        return _value(setting=f"{split} paraphrases", status="not run")
-    per_level = sub.groupby("level")["paraphrase"].nunique()
-    n = int(per_level.max()) - (1 if extra else 0)
-    return _value(ours=n, setting=f"{split}" + (f" {level}" if level else "") + " wordings",
-                  note="besides the original wording" if extra else "most wordings of any level")
-
-
-def level_count(nb, split: str) -> dict[str, Any]:
-    sub = _rows(nb, split, protocol="ladder", paraphrase="p0")
-    levels = sorted(set(sub["level"])) if len(sub) else []
-    return _value(ours=len(levels), setting=f"{split}: {', '.join(levels)}",
-                  status="ok" if levels else "not run")
-
-
-def tie_items(nb, split: str, level: str) -> dict[str, Any]:
-    """Share of pairs (items) with a Tie in either order at ``level`` (§5.3's item-level Tie
-    rate), over pairs with at least one parsed verdict."""
-    sub = _rows(nb, split, protocol="ladder", level=level, paraphrase="p0")
-    if sub.empty:
-        return _value(setting=f"{split} {level} items", status="not run")
-    items = sub.assign(tie=sub["decision"] == "tie",
-                       parsed=sub["decision"].isin(metrics.VERDICTS)).groupby("pair_id")
-    items = items[["tie", "parsed"]].any()
-    n = int(items["parsed"].sum())
-    k = int((items["tie"] & items["parsed"]).sum())
-    from tjb_lib import stats
-    low, high = stats.wilson_many([k], [n])
-    rate = 100 * k / n if n else np.nan
-    return _value(rate, 100 * low[0], 100 * high[0], n,
-                  int((~items["parsed"]).sum()), np.nan, f"{split} {level} items",
-                  cell_status(n, True), "n counts pairs; n_unparsed pairs with no parsed verdict")
-
-
-def human_tie_value(nb, split: str, stat: str, level=None, agg: str | None = None
-                    ) -> dict[str, Any]:
-    """Tie against human labels (§5.3) on one graded tier: the human any-Tie share
-    (``stat="human_tie"``), or our judge's ``tie_precision`` / ``item_agreement`` at ``level``
-    (``metrics.tie_agreement``; ``agg`` min/max over several levels). Needs filled graded
-    workbooks under data/human_validation/labels/ (notebook 10 writes them out)."""
-    from tjb_lib import annotate, stats
-
-    human = annotate.human_ties()
-    human = human.loc[human["split"] == split] if len(human) else human
-    if human.empty:
-        return _value(setting=f"{split} human labels", status="needs human labels",
-                      note="none ship with the compendium; data/human_validation/README.md "
-                           "says how to add them")
-    if stat == "human_tie":
-        n, k = len(human), int(human["human_tie"].sum())
-        low, high = stats.wilson_many([k], [n])
-        return _value(100 * k / n, 100 * low[0], 100 * high[0], n,
-                      setting=f"{split}: pairs with a Tie from either annotator")
-    sub = _rows(nb, split, protocol="ladder", level=level, paraphrase="p0")
-    if sub.empty:
-        return _value(setting=f"{split} {level}", status="not run")
-    t = metrics.tie_agreement(sub, human[["pair_id", "human_tie"]], by=("judge", "level"))
-    rated = t.dropna(subset=[stat])
-    if rated.empty:
-        return _value(n=0, setting=f"{split} {level}", status="no parsed verdict")
-    r = rated.loc[getattr(rated[stat], f"idx{agg}")()] if agg else rated.iloc[0]
-    return _value(r[stat], r[f"{stat}_low"], r[f"{stat}_high"], r["n_items"],
-                  setting=f"{split} {r['level']} items with human labels",
-                  note="proportion, as the paper prints it")
-
-
-def order_gap_value(nb, split: str, level: str) -> dict[str, Any]:
-    sub = _rows(nb, split, protocol="ladder", level=level)
-    if sub.empty:
-        return _value(setting=f"{split} {level}", status="not run")
-    t = metrics.order_gap_table(sub, seed=nb.seed).iloc[0]
-    return _rate(t, "order_gap", f"{split} {level}",
-                 "cited-win rate with the cited side first minus second")
-
-
-def contrast_value(nb, label: str, stat: str) -> dict[str, Any]:
-    c = next(c for c in floats.CONTRASTS if c.label == label)
-    r = contrast(nb.rows, c, nb.judge, nb.seed)
-    status = "ok" if r["n"] else ("not run" if r["direction"].startswith("not run")
-                                  else "no parsed verdict")
-    value = r[stat] if status == "ok" else np.nan
-    low, high = ((r["difference_low"], r["difference_high"]) if stat == "difference"
-                 else (np.nan, np.nan))
-    return _value(value, low, high, r["n"], r["n_unparsed"], r["n_failed"],
-                  f"{c.split} {label}", status, r["direction"])
-
-
-def trace_recovery(nb, agg: str) -> dict[str, Any]:
-    """TRACE better-plain across the moderate tiers we ran (A12's HotpotQA, A13's FinQA)."""
-    sub = _rows(nb, ["moderate_hotpotqa", "moderate_finqa"], protocol="trace_v2")
-    if sub.empty:
-        return _value(setting="trace_v2 on the moderate tiers", status="not run")
-    t = metrics.graded_table(sub, ("judge", "split"), seed=nb.seed)
-    rated = t.dropna(subset=["better_plain"])
-    if rated.empty:
-        return _rate(t.iloc[0], "better_plain", "trace_v2 on " + ", ".join(t["split"]))
-    r = rated.loc[getattr(rated["better_plain"], f"idx{agg}")()]
-    return _rate(r, "better_plain", f"trace_v2 on {r['split']}",
-                 f"{agg} over {len(rated)} split(s) with a parsed verdict")
-
-
-def cost_value(nb, setting: str, column: str, prices: str | None = None) -> dict[str, Any]:
-    """One protocol-cost figure of ``setting`` on the HotpotQA moderate tier; ``prices`` names a
-    model whose list prices price our token counts (the paper's dollars are GPT-5.5's)."""
-    from tjb_lib.compare import protocol_cost
-
-    t = protocol_cost(nb, prices=prices)
-    hit = t.loc[t["protocol"] == setting]
-    if hit.empty:
-        return _value(setting=f"{setting} on moderate_hotpotqa", status="not run")
-    r = hit.iloc[0]
-    col = "calls_per_comparison" if column == "calls_per_completed_comparison" else column
-    done = int(r["n_completed"])
-    note = (f"{done} of {int(r['comparisons'])} comparisons made every call"
-            + (f"; our tokens at {prices} list prices" if prices else ""))
-    if not done:
-        return _value(n=0, setting=f"{setting} on moderate_hotpotqa",
-                      status="no completed comparison",
-                      note=note + f"; calls made per comparison "
-                                  f"{r['calls_made_per_comparison']:.1f}")
-    value = r[col] if column != "calls_per_completed_comparison" else \
-        _completed_calls(nb, setting)
-    return _value(value, n=done, setting=f"{setting} on moderate_hotpotqa", note=note)
-
-
-def _completed_calls(nb, setting: str) -> float:
-    """Mean calls over the comparisons of ``setting`` that made every call of the protocol."""
-    from tjb_lib.compare import planned_calls
-
-    sub = _rows(nb, "moderate_hotpotqa")
-    sub = sub.loc[[setting_name(p, lv) == setting
-                   for p, lv in zip(sub["protocol"], sub["level"].fillna(""))]]
-    calls = pd.to_numeric(sub["calls"], errors="coerce")
-    return float(calls[calls >= sub["protocol"].map(planned_calls)].mean())
-
-
-def rows_per_setting(nb, split: str, level: str) -> dict[str, Any]:
-    sub = _rows(nb, split, protocol="ladder", level=level)
-    return _value(ours=len(sub), setting=f"{split} {level} ordered comparisons",
-                  status="ok" if len(sub) else "not run",
-                  note="our sample: first pairs of the split, both orders")

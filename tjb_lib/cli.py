@@ -1,4 +1,4 @@
-"""Command line: ``python -m tjb_lib build | audit | generate | judge | check | plan | reproduce
+"""Command line: ``python -m tjb_lib build | audit | generate | judge | check | estimate | reproduce
 | bench``."""
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def _judge(args: argparse.Namespace) -> int:
     2 for an input a person can fix, 1 for a run that cannot go on; never a traceback."""
     from tjb_lib.judges.base import FatalJudgeError
     from tjb_lib.judges.batch import BatchError
-    from tjb_lib.runner import RunError, plan, run
+    from tjb_lib.runner import RunError, run, run_comparisons
     from tjb_lib.runner import comparisons
     from tjb_lib.runner.summary import summary
     from tjb_lib.store import SecretLeakError, StoreError
@@ -78,7 +78,7 @@ def _judge(args: argparse.Namespace) -> int:
         if args.budget is not None:
             from tjb_lib.judges.budget import set_budget
             set_budget(args.budget)  # the judge's calls read it when the judge is built
-        plan(args.split, args.protocol, args.limit)  # check names before loading a judge
+        run_comparisons(args.split, args.protocol, args.limit)  # check names before loading a judge
         judge = comparisons.resolve_judge(args.judge, base_url=args.base_url, model=args.model,
                                           rationales=args.rationales)
         df = run(args.split, args.protocol, judge, limit=args.limit,
@@ -115,11 +115,11 @@ def _check(args: argparse.Namespace) -> int:
         return _error(str(e), 2)
 
 
-def _plan(args: argparse.Namespace) -> int:
-    from tjb_lib.estimate import plan_cli
+def _estimate(args: argparse.Namespace) -> int:
+    from tjb_lib.estimate import estimate_cli
 
     try:
-        return plan_cli(args)
+        return estimate_cli(args)
     except ValueError as e:
         return _error(str(e), 2)
 
@@ -228,11 +228,11 @@ def parser() -> argparse.ArgumentParser:
                    help="pairs of moderate_hotpotqa the price estimate counts (default 20)")
     c.set_defaults(func=_check)
 
-    pl = sub.add_parser("plan", help="calls, tokens and dollars per paper float and in total, "
-                        "before anything is sent")
-    pl.add_argument("--judge", required=True, help="judge name from tjb_lib.judges.catalog")
-    pl.add_argument("--scale", default="paper", choices=("default", "paper"))
-    pl.set_defaults(func=_plan)
+    e = sub.add_parser("estimate", help="calls, tokens and dollars per paper float and in "
+                       "total, before anything is sent")
+    e.add_argument("--judge", required=True, help="judge name from tjb_lib.judges.catalog")
+    e.add_argument("--scale", default="paper", choices=("default", "paper"))
+    e.set_defaults(func=_estimate)
 
     r = sub.add_parser("reproduce", help="run every notebook in order with papermill")
     r.add_argument("--only", default=None, help="run just the notebooks whose name contains this")

@@ -8,7 +8,8 @@ prompt-cache hit), a cache write, and output; reasoning or thinking tokens are b
 by all three providers, so they are inside ``output_tokens`` already. A model that no provider
 prices has no dollar cost (None / NaN), never a silent zero.
 
-This module is the one place protocol cost is computed; ``metrics`` and ``compare`` call it.
+This module is the one place protocol cost is computed; ``tables.protocol_cost``, ``estimate``,
+the runner (its cost per call and run summary) and the judges' budget call it.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What judging will cost before anything is sent: calls, input and output tokens and dollars per
-ordered comparison, per run, per paper float and in total (``python -m tjb_lib plan``).
+ordered comparison, per run, per paper float and in total (``python -m tjb_lib estimate``).
 
 Input tokens are counted on the real requests the protocols build for the real pairs, with the
 embedded judge's tokenizer (SmolLM2's 49k-token BPE) standing in for each provider's own, plus a
@@ -172,22 +172,22 @@ def summarize(name: str, calls: list[Call], r: Price | None, comparisons: int) -
             "output_tokens": sum(c.output_tokens for c in calls), **dollars(calls, r)}
 
 
-def plan_cost(judge: str, scale: str = "paper", floats: Iterable[str] | None = None
-              ) -> pd.DataFrame:
+def cost_by_float(judge: str, scale: str = "paper", floats: Iterable[str] | None = None
+                  ) -> pd.DataFrame:
     """Calls, tokens and dollars per paper float and in total (the de-duplicated runs, which is
     what ``reproduce`` would call) for ``judge`` (a catalog name) at ``scale``."""
-    from tjb_lib import plan
+    from tjb_lib import sample
     from tjb_lib.judges.catalog import resolve
 
     spec = resolve(judge)
     r = judge_rates(spec.model, spec.name)
-    names = list(floats) if floats is not None else plan.float_names()
+    names = list(floats) if floats is not None else sample.float_names()
     rows = []
     for name in names:
-        parts = [run_calls(j.split, j.protocol, j.limit) for j in plan.jobs([name], scale)]
+        parts = [run_calls(j.split, j.protocol, j.limit) for j in sample.jobs([name], scale)]
         rows.append(summarize(name, [c for calls, _ in parts for c in calls], r,
                               sum(n for _, n in parts)))
-    everything = [run_calls(j.split, j.protocol, j.limit) for j in plan.jobs(names, scale)]
+    everything = [run_calls(j.split, j.protocol, j.limit) for j in sample.jobs(names, scale)]
     rows.append(summarize("total (each run once)", [c for calls, _ in everything for c in calls],
                           r, sum(n for _, n in everything)))
     out = pd.DataFrame(rows)
@@ -217,7 +217,7 @@ def per_1000(r: Price | None, split: str = "moderate_hotpotqa", limit: int | Non
 
 
 def report(table: pd.DataFrame) -> str:
-    """The plan as a table a person reads before spending, with what the numbers rest on."""
+    """The estimate as a table a person reads before spending, with what the numbers rest on."""
     a = table.attrs
     shown = table.copy()
     for col in ("usd_list", "usd_batch", "usd_cached"):
@@ -237,7 +237,7 @@ def report(table: pd.DataFrame) -> str:
     return "\n".join([head, shown.to_string(index=False), notes, caching])
 
 
-def plan_cli(args) -> int:
-    """``python -m tjb_lib plan --judge <name> --scale paper``."""
-    print(report(plan_cost(args.judge, args.scale)))
+def estimate_cli(args) -> int:
+    """``python -m tjb_lib estimate --judge <name> --scale paper``."""
+    print(report(cost_by_float(args.judge, args.scale)))
     return 0

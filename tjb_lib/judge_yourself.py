@@ -19,7 +19,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from tjb_lib import annotate, explore, paths, plan
+from tjb_lib import annotate, explore, paths, sample
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.render import final_answer
 from tjb_lib.pairs.strip import strip_artifacts
@@ -46,14 +46,14 @@ def instruction(level: str) -> str:
 
 def draw_pairs(n_per_tier: int, seed: int, scale: str = "default") -> list[Pair]:
     """``n_per_tier`` pairs from each of the equivalence, soft and moderate tiers, drawn with the
-    seed from the pairs the plan judges at this scale (the first N of each split of the tier),
+    seed from the pairs judged at this scale (``tjb_lib.sample``) (the first N of each split of the tier),
     so a judge's stored verdicts cover the same pairs the student sees."""
     if n_per_tier < 1:
         raise ValueError(f"n_per_tier must be >= 1, got {n_per_tier}")
     out: list[Pair] = []
     for t, tier in enumerate(TIERS):
         splits = explore.TIE_MEANINGS[explore.MEANING_OF_TIER[tier]].splits
-        pool = [p for s in splits for p in load_split(s)[:plan.limit_for(s, LEVELS[0], scale)]]
+        pool = [p for s in splits for p in load_split(s)[:sample.limit_for(s, LEVELS[0], scale)]]
         if len(pool) < n_per_tier:
             raise ValueError(f"tier {tier!r} has {len(pool)} pairs at scale {scale!r}, fewer "
                              f"than n_per_tier={n_per_tier}")

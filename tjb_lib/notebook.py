@@ -17,9 +17,10 @@ from typing import Sequence
 
 import pandas as pd
 
-from tjb_lib import compare, floats, paths
+from tjb_lib import compare, floats, paths, sections
 from tjb_lib.judges.provider import JudgeSpec
-from tjb_lib.plan import SCALES
+from tjb_lib.position import position_levels, position_reading, slot_picking
+from tjb_lib.sample import SCALES
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.report import present, save_figure, write_table
 
@@ -102,10 +103,9 @@ class Notebook:
                  replay_only: bool, outputs_dir: str | Path, also: Sequence[str] = ()):
         from tjb_lib.judges.catalog import resolve
 
-        if name not in floats.NOTEBOOKS:
-            raise ValueError(f"unknown notebook {name!r}; known: {', '.join(floats.NOTEBOOKS)}")
+        self.name = sections.check(name)
         self.spec = judge if isinstance(judge, JudgeSpec) else resolve(judge)
-        self.name, self.judge, self.scale, self.seed = name, self.spec.name, scale, seed
+        self.judge, self.scale, self.seed = self.spec.name, scale, seed
         self.replay_only = replay_only
         self.tables, self.figures = output_dirs(outputs_dir)
         self.also = tuple(also)
@@ -117,14 +117,14 @@ class Notebook:
     # ------------------------------------------------------------------ verdicts
 
     def load(self, progress: bool = False) -> None:
-        """Run or replay every run this notebook needs (``plan.notebook_jobs``)."""
-        from tjb_lib import plan
+        """Run or replay every run this notebook needs (``sample.notebook_jobs``)."""
+        from tjb_lib import sample
 
-        jobs = plan.notebook_jobs(self.name, self.scale, self.also)
+        jobs = sample.notebook_jobs(self.name, self.scale, self.also)
         if not jobs:
             return
-        self.rows = plan.run_jobs(jobs, self.spec, replay_only=self.replay_only,
-                                  progress=progress)
+        self.rows = sample.run_jobs(jobs, self.spec, replay_only=self.replay_only,
+                                    progress=progress)
         self.not_stored = self.rows.attrs.get("not_stored", [])
 
     def runs(self) -> pd.DataFrame:
@@ -144,15 +144,15 @@ class Notebook:
 
     @cached_property
     def position(self) -> list[dict]:
-        return compare.position_levels(self.rows, self.judge)
+        return position_levels(self.rows, self.judge)
 
     @property
     def position_driven(self) -> bool:
-        return compare.slot_picking(self.position) is not None
+        return slot_picking(self.position) is not None
 
     def caution(self) -> str:
         """The position-control reading, as the first thing said about this judge."""
-        text = compare.position_reading(self.judge, self.position)
+        text = position_reading(self.judge, self.position)
         return ("**Position-driven judge.** " if self.position_driven else
                 "**Position-only controls.** ") + text
 

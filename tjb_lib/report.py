@@ -1,5 +1,6 @@
-"""Writing tables (CSV + Markdown) and figures (PNG + SVG) under the paper's float names, and
-the readable form of a table that the Markdown files and the notebooks show."""
+"""The paper's printed numbers (its tables and in-text claims, data/paper_reported/), writing
+tables (CSV + Markdown) and figures (PNG + SVG) under the paper's float names, and the readable
+form of a table that the Markdown files and the notebooks show."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,6 +19,14 @@ def paper_table(name: str) -> pd.DataFrame:
         raise FileNotFoundError(f"expected one reported table named {name}* in "
                                 f"{paths.PAPER_REPORTED}, found {[m.name for m in matches]}")
     return pd.read_csv(matches[0])
+
+
+def claim_value(cid: str) -> float:
+    """The number the paper states in its text for one claim (in_text_claims.csv)."""
+    table = paper_table("in_text_claims").set_index("claim_id")
+    if cid not in table.index:
+        raise ValueError(f"claim id {cid!r} not in in_text_claims.csv")
+    return float(table.loc[cid, "value"])
 
 
 #: columns holding counts, shown as whole numbers

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from tjb_lib import compare, floats, paths
+from tjb_lib import floats, paths, position, sections
 
 
 def _num(x: float, digits: int = 1) -> str:
@@ -137,16 +137,16 @@ def _position_section(tables_dir: Path, judges: set[str]) -> tuple[list[str], se
     a16 = pd.read_csv(csv) if csv.exists() else pd.DataFrame()
     lines, driven = ["## Position-only controls first", ""], set()
     for judge in sorted(judges):
-        levels = compare.position_levels_from_table(a16, judge) if len(a16) else []
-        if compare.slot_picking(levels):
+        levels = position.position_levels_from_table(a16, judge) if len(a16) else []
+        if position.slot_picking(levels):
             driven.add(judge)
-        lines.append(f"- {compare.position_reading(judge, levels)}")
+        lines.append(f"- {position.position_reading(judge, levels)}")
     return lines + [""], driven
 
 
 def _claims_section(tables_dir: Path, rel, driven: set[str]) -> list[str]:
     lines = []
-    for nb, section in floats.NOTEBOOKS.items():
+    for nb, section in sections.NOTEBOOKS.items():
         csv = tables_dir / f"claims_{nb}.csv"
         if not csv.exists():
             continue

@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tjb_lib import paths
+from tjb_lib import paths, sections
 from tjb_lib.files import CREATE_MODE
 from tjb_lib.judges.local_lazy import usable_cores
 
@@ -27,8 +27,8 @@ REPLAY_JOBS = 2
 
 
 def notebook_sources(only: str | None = None) -> list[Path]:
-    """The section notebooks in run order (their file names start with a two-digit number)."""
-    sources = sorted(p for p in paths.NOTEBOOKS.glob("[0-9][0-9]_*.py"))
+    """The notebooks in run order (``tjb_lib.sections``), each the .py source in notebooks/."""
+    sources = [paths.NOTEBOOKS / f"{name}.py" for name in sections.NOTEBOOKS]
     if only:
         sources = [p for p in sources if only in p.stem]
         if not sources:

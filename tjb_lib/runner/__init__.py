@@ -10,7 +10,7 @@ One module per job: ``comparisons`` (what to judge, checked before any call), ``
 cached, leased call), ``batches`` (provider batch rounds), ``rows`` (the rows file),
 ``summary`` (the terminal report) and ``job`` (one run, start to end).
 """
-from tjb_lib.runner.comparisons import RunError, plan
+from tjb_lib.runner.comparisons import RunError, run_comparisons
 from tjb_lib.runner.job import run
 
-__all__ = ["RunError", "plan", "run"]
+__all__ = ["RunError", "run", "run_comparisons"]

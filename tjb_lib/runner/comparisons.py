@@ -24,7 +24,7 @@ def at_least_one(option: str, value: int | None) -> None:
         raise RunError(f"{option} must be at least 1, got {value}")
 
 
-def plan(split: str, protocol: str, limit: int | None = None) -> list[tuple]:
+def run_comparisons(split: str, protocol: str, limit: int | None = None) -> list[tuple]:
     """Every ordered comparison of the run, fixed before any call: [(pair, order, spec), ...]."""
     from tjb_lib.pairs import load_split
     from tjb_lib.protocols import expand, ordered_comparisons

@@ -1,4 +1,4 @@
-"""One run, start to end: plan, fill the store (batch rounds first when asked), judge every
+"""One run, start to end: fix its comparisons, fill the store (batch rounds first when asked), judge every
 comparison through the cached calls, write the rows and the run metadata."""
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from tjb_lib.judges.base import Judge
 from tjb_lib.records import VERDICT_COLUMNS
 from tjb_lib.runner.batches import batch_rounds
 from tjb_lib.runner.calls import ReplayMissing, RunStats, make_call
-from tjb_lib.runner.comparisons import check_outputs, metadata_dir, plan, resolve_judge
+from tjb_lib.runner.comparisons import (check_outputs, metadata_dir, resolve_judge,
+                                        run_comparisons)
 from tjb_lib.runner.rows import RowLog, complete_row, verdict_time
 from tjb_lib.files import exclusive
 from tjb_lib.store import ResponseStore
@@ -36,7 +37,7 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
 
     started = datetime.now(timezone.utc)
     t0 = time.monotonic()
-    comps = plan(split, protocol, limit)
+    comps = run_comparisons(split, protocol, limit)
     judge = resolve_judge(judge)
     out_dir = Path(out_dir or paths.RAW_OUTPUTS)
     judge_dir = check_outputs(judge, out_dir, concurrency, replay_only)

@@ -1,8 +1,9 @@
-"""The audit plan: which split is judged under which protocol, and on how many pairs.
+"""What is judged: the (split, protocol) runs each float and notebook needs, how many pairs each
+takes (the sample), and running or replaying them.
 
-The runs come from the float registry (``tjb_lib.floats``: every paper float and in-text claim
-names the (split, protocol) runs it needs), the sample sizes from the split registry
-(``tjb_lib.pairs.registry``), so the notebooks, the shipped raw outputs and
+The runs come from the float and claim registries (``tjb_lib.floats``, ``tjb_lib.claim_registry``:
+every paper float and in-text claim names the runs it needs), the sample sizes from the split
+registry (``tjb_lib.pairs.registry``), so the notebooks, the shipped raw outputs and
 ``python -m tjb_lib judge`` agree on one list. ``scale="default"`` is the documented sample that
 the embedded judge finishes in about 20 minutes on 2 CPU cores from an empty cache;
 ``scale="paper"`` is every pair of every split. The paraphrase runs the paper reports (the
@@ -19,14 +20,12 @@ from typing import TYPE_CHECKING, Sequence
 import pandas as pd
 
 from tjb_lib import floats, paths
+from tjb_lib.claim_registry import CLAIMS, Cell, FromRows, claims_of
 from tjb_lib.pairs.registry import get as split_info
-from tjb_lib.protocols.specs import LEVELS
+from tjb_lib.position import POSITION_RUNS
 
 if TYPE_CHECKING:
     from tjb_lib.judges.provider import JudgeSpec
-
-__all__ = ["LEVELS", "Job", "float_names", "jobs", "limit_for", "notebook_jobs", "run_jobs",
-           "stored"]
 
 SCALES = ("default", "paper")
 TRACE = ("trace_v1", "trace_v2")
@@ -68,19 +67,36 @@ def jobs(names: Sequence[str], scale: str = "default") -> list[Job]:
     return _jobs([run for name in names for run in floats.get(name).runs], scale)
 
 
+def runs_of(notebook: str, also: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """Every (split, protocol) run a notebook needs: its floats' (and ``also``'s), its claims',
+    and the position-only controls whenever it reads verdicts; de-duplicated, in order."""
+    runs: list[tuple[str, str]] = []
+    for f in [*floats.of_notebook(notebook), *(floats.get(n) for n in also)]:
+        runs += f.runs
+    for cid in claims_of(notebook):
+        how = CLAIMS[cid][1]
+        if isinstance(how, Cell):
+            runs += floats.get(how.float).runs
+        elif isinstance(how, FromRows):
+            runs += how.runs
+    if runs:
+        runs += POSITION_RUNS
+    return list(dict.fromkeys(runs))
+
+
 def notebook_jobs(notebook: str, scale: str = "default", also: Sequence[str] = ()) -> list[Job]:
-    """Every run a notebook needs: its floats' and claims' (``floats.runs_of``)."""
-    return _jobs(floats.runs_of(notebook, also), scale)
+    """Every run a notebook needs (:func:`runs_of`), with its sample size."""
+    return _jobs(runs_of(notebook, also), scale)
 
 
 def stored(job: Job, judge_name: str, raw_outputs: str | Path | None = None) -> tuple[int, int]:
     """(comparisons of ``job`` whose verdict rows are on disk, comparisons planned), read from
     ``<raw outputs>/<judge>/<split>.<protocol>.jsonl`` without touching the store."""
-    from tjb_lib.runner import plan
+    from tjb_lib.runner import run_comparisons
     from tjb_lib.runner.rows import read_rows
 
     planned = {(pair.pair_id, order, spec.protocol, spec.level, spec.paraphrase)
-               for pair, order, spec in plan(job.split, job.protocol, job.limit)}
+               for pair, order, spec in run_comparisons(job.split, job.protocol, job.limit)}
     path = Path(raw_outputs or paths.RAW_OUTPUTS) / judge_name / f"{job.split}.{job.protocol}.jsonl"
     return len(planned & set(read_rows(path))), len(planned)
 
