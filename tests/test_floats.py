@@ -152,8 +152,7 @@ def test_a_new_float_is_one_entry_its_paper_csv_and_one_notebook_cell(tmp_path, 
     assert written.loc["L4", "paper"] == 98.0 and written.loc["L4", "ours"] == 50.0
     assert list(shown["ours"]) == ["0.0", "50.0"]
     # and REPORT.md reads it with its headline
-    text = report_index.build(tmp_path / "out" / "tables", tmp_path / "out" / "figures",
-                              tmp_path / "out" / "REPORT.md")
+    text = report_index.build(tmp_path / "out")
     assert "**table_toy** (§5.3, Toy: moderate-tier Tie at L0 and L4" in text
     assert "Tie at L4: ours 50.0 [" in text and "vs paper 98.0 (1 judge)" in text
 

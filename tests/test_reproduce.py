@@ -1,5 +1,6 @@
-"""``reproduce`` runs notebooks with papermill: a failed run never replaces the last good executed
-copy, and a replay runs notebooks side by side yet reports them in order."""
+"""``reproduce`` runs notebooks with papermill: each judge's results live in their own folder, a
+failed run never replaces them (nor leaves a mixture of two runs), and a replay runs notebooks
+side by side yet reports them in order."""
 from __future__ import annotations
 
 import json
@@ -7,8 +8,8 @@ import json
 import papermill as pm
 import pytest
 
-from tjb_lib import paths, report_index, reproduce, sections  # noqa: F401 (report_index: its
-# float registry is read before the notebook list is swapped for the demo notebooks below)
+from tjb_lib import paths, report_index, reproduce, results, sections  # noqa: F401 (report_index:
+# its float registry is read before the notebook list is swapped for the demo notebooks below)
 
 NOTEBOOK = """# ---
 # jupyter:
@@ -19,6 +20,7 @@ NOTEBOOK = """# ---
 # ---
 
 # %% tags=["parameters"]
+judge = "smollm2"
 fail = False
 replay_only = True
 outputs_dir = ""
@@ -30,13 +32,20 @@ time.sleep({sleep})
 print("end", time.time())
 print("result", {value})
 assert not fail, "this run was asked to fail"
+
+# %%
+from tjb_lib.notebook import output_dirs
+tables, _ = output_dirs(judge, outputs_dir)
+tables.mkdir(parents=True, exist_ok=True)
+(tables / f"{NAME}.csv").write_text(f"judge,value\\n{judge},{value}\\n")
 """
 
 
 def write_notebook(folder, name, value=1, sleep=0.0):
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.py"
-    path.write_text(NOTEBOOK.replace("{value}", str(value)).replace("{sleep}", str(sleep)))
+    path.write_text(NOTEBOOK.replace("{value}", str(value)).replace("{sleep}", str(sleep))
+                    .replace("{NAME}", name))
     return path
 
 
@@ -51,7 +60,8 @@ def ran_between(executed) -> tuple[float, float]:
 def test_a_failed_run_keeps_the_last_good_executed_copy_and_the_failed_one_beside_it(tmp_path):
     src = write_notebook(tmp_path / "src", "01_demo")
     out = tmp_path / "out"
-    good = reproduce.execute(src, parameters={"fail": False}, out_dir=out)
+    good = reproduce.execute(src, parameters={"fail": False, "outputs_dir": str(tmp_path / "o")},
+                             out_dir=out)
     before = good.read_bytes()
 
     with pytest.raises(pm.PapermillExecutionError):
@@ -62,10 +72,11 @@ def test_a_failed_run_keeps_the_last_good_executed_copy_and_the_failed_one_besid
     text = failed.read_text()
     assert "this run was asked to fail" in text
     assert json.loads(text)["metadata"]["papermill"]["output_path"] == \
-        "outputs/notebooks/01_demo.failed.ipynb"
+        "out/01_demo.failed.ipynb"
     assert sorted(p.name for p in out.iterdir()) == ["01_demo.failed.ipynb", "01_demo.ipynb"]
 
-    reproduce.execute(src, parameters={"fail": False}, out_dir=out)
+    reproduce.execute(src, parameters={"fail": False, "outputs_dir": str(tmp_path / "o")},
+                      out_dir=out)
     assert not failed.exists()  # a good run clears the stale failed copy
 
 
@@ -94,3 +105,56 @@ def test_a_replay_runs_notebooks_side_by_side_reports_them_in_order_and_stops_at
     err = capsys.readouterr().err
     assert "02_quick.py failed in cell" in err and "02_quick.failed.ipynb" in err
     assert (out / "notebooks" / "02_quick.ipynb").read_bytes() == good
+
+
+@pytest.fixture
+def demo(tmp_path, monkeypatch):
+    """Three demo notebooks as the notebook list, each writing one table into its judge's
+    results, and the judges' results folder under tmp_path."""
+    src = tmp_path / "notebooks"
+    for name in ("01_first", "02_second", "03_third"):
+        write_notebook(src, name)
+    monkeypatch.setattr(paths, "NOTEBOOKS", src)
+    monkeypatch.setattr(sections, "NOTEBOOKS", {"01_first": "", "02_second": "",
+                                                "03_third": ""})
+    monkeypatch.setattr(results, "JUDGES", tmp_path / "judges")
+    return src
+
+
+def _files(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow
+def test_each_judge_has_its_own_results_and_another_judge_leaves_the_first_as_it_was(demo,
+                                                                                     tmp_path):
+    assert reproduce.reproduce(replay_only=True, jobs=1) == 0  # the notebooks' default judge
+    shipped = tmp_path / "judges" / "smollm2"
+    before = _files(shipped)
+    assert {"REPORT.md", "tables/01_first.csv", "notebooks/03_third.ipynb"} <= set(before)
+    assert reproduce.reproduce(judge="gpt-5.5", replay_only=True, jobs=1) == 0
+    assert reproduce.reproduce(judge="gpt-5.5", only="02_second", replay_only=True) == 0
+    assert _files(shipped) == before
+    other = tmp_path / "judges" / "gpt-5.5"
+    assert (other / "tables" / "02_second.csv").read_text() == "judge,value\ngpt-5.5,1\n"
+    assert (other / "REPORT.md").is_file() and (other / "notebooks" / "01_first.ipynb").is_file()
+    assert sorted(p.name for p in (tmp_path / "judges").iterdir()) == ["gpt-5.5", "smollm2"]
+
+
+@pytest.mark.slow
+def test_a_failed_run_leaves_the_judges_results_as_they_were_not_a_mixture(demo, tmp_path,
+                                                                          capsys):
+    assert reproduce.reproduce(replay_only=True, jobs=1) == 0
+    folder = tmp_path / "judges" / "smollm2"
+    before = _files(folder)
+    # a second run whose first notebook gives another result and whose second one fails
+    write_notebook(demo, "01_first", value=2)
+    write_notebook(demo, "02_second").write_text(
+        (demo / "02_second.py").read_text().replace("fail = False", "fail = True"))
+    assert reproduce.reproduce(replay_only=True, jobs=1) == 1
+    assert "the results in" in capsys.readouterr().err
+    after = _files(folder)
+    assert after.pop("notebooks/02_second.failed.ipynb")  # the traceback, kept beside
+    assert after == before  # 01's new result did not replace the good one
+    assert sorted(p.name for p in (tmp_path / "judges").iterdir()) == ["smollm2"]  # no staging

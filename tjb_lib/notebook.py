@@ -20,6 +20,7 @@ import pandas as pd
 from tjb_lib import compare, floats, paths, sections
 from tjb_lib.judges.provider import JudgeSpec
 from tjb_lib.position import position_levels, position_reading, slot_picking
+from tjb_lib.results import results_dir
 from tjb_lib.sample import SCALES
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.report import present, save_figure, write_table
@@ -65,11 +66,10 @@ def check_parameters(judge: str, scale: str = "default", seed: int = 0,
     return spec
 
 
-def output_dirs(outputs_dir: str | Path | None = None) -> tuple[Path, Path]:
-    """(tables, figures) folders: the repository's outputs/ unless another root is given."""
-    if not outputs_dir:
-        return paths.TABLES, paths.FIGURES
-    root = Path(outputs_dir)
+def output_dirs(judge: str, outputs_dir: str | Path | None = None) -> tuple[Path, Path]:
+    """(tables, figures) folders of the results of ``judge`` (its catalog name;
+    ``results.results_dir``)."""
+    root = results_dir(judge, outputs_dir)
     return root / "tables", root / "figures"
 
 
@@ -107,7 +107,7 @@ class Notebook:
         self.spec = judge if isinstance(judge, JudgeSpec) else resolve(judge)
         self.judge, self.scale, self.seed = self.spec.name, scale, seed
         self.replay_only = replay_only
-        self.tables, self.figures = output_dirs(outputs_dir)
+        self.tables, self.figures = output_dirs(self.judge, outputs_dir)
         self.also = tuple(also)
         self.rows = pd.DataFrame()
         self.not_stored: list = []

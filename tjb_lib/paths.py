@@ -14,9 +14,6 @@ HUMAN_VALIDATION = DATA / "human_validation"
 OUTPUTS = ROOT / "outputs"
 RAW_OUTPUTS = OUTPUTS / "raw_outputs"
 METADATA = OUTPUTS / "metadata"
-TABLES = OUTPUTS / "tables"
-FIGURES = OUTPUTS / "figures"
-NOTEBOOK_OUT = OUTPUTS / "notebooks"
 NOTEBOOKS = ROOT / "notebooks"
 
 #: A judge's name is one plain folder name: its store, rows and metadata are named after it.

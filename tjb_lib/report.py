@@ -107,9 +107,9 @@ def present(df: pd.DataFrame) -> pd.DataFrame:
     return out[keep].reset_index(drop=True)
 
 
-def write_table(df: pd.DataFrame, name: str, out_dir: Path | None = None) -> tuple[Path, Path]:
+def write_table(df: pd.DataFrame, name: str, out_dir: Path) -> tuple[Path, Path]:
     """Write ``<name>.csv`` (every column, every digit) and ``<name>.md`` (:func:`present`)."""
-    out_dir = Path(out_dir or paths.TABLES)
+    out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     csv_path, md_path = out_dir / f"{name}.csv", out_dir / f"{name}.md"
     df.to_csv(csv_path, index=False, lineterminator="\n")
@@ -118,9 +118,9 @@ def write_table(df: pd.DataFrame, name: str, out_dir: Path | None = None) -> tup
     return csv_path, md_path
 
 
-def save_figure(fig, name: str, out_dir: Path | None = None) -> tuple[Path, Path]:
+def save_figure(fig, name: str, out_dir: Path) -> tuple[Path, Path]:
     """Save a matplotlib figure as PNG and SVG with fixed metadata (byte-stable reruns)."""
-    out_dir = Path(out_dir or paths.FIGURES)
+    out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     png, svg = out_dir / f"{name}.png", out_dir / f"{name}.svg"
     fig.savefig(png, dpi=150, bbox_inches="tight", metadata={"Software": None})

@@ -1,9 +1,11 @@
 """Execute the section notebooks in order with papermill (``python -m tjb_lib reproduce``).
 
-Sources are jupytext py:percent files in notebooks/; each is converted to a notebook in memory
-and executed into outputs/notebooks/. The first failing cell stops the run with its notebook and
-cell named, so a reader knows exactly where to look; the last good executed copy of that notebook
-stays in place and the failed one is kept beside it as ``<name>.failed.ipynb``.
+Sources are jupytext py:percent files in notebooks/ (``tjb_lib.sections`` lists them in run
+order); each is converted to a notebook in memory and executed into the judge's results folder
+(``tjb_lib.results``: outputs/judges/<judge>/notebooks/, staged until the whole run succeeded).
+The first failing cell stops the run with its notebook and cell named, so a reader knows exactly
+where to look; the judge's results stay as they were and the failed notebook is kept beside its
+last good copy as ``<name>.failed.ipynb``.
 
 A replay (no judge call) runs the notebooks on as many kernels at once as there are cores, at
 most ``REPLAY_JOBS``: they read the shipped raw outputs and write their own tables, so none waits
@@ -13,13 +15,14 @@ for another; REPORT.md is written after all of them. A run that may judge runs t
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tjb_lib import paths, sections
+from tjb_lib import paths, results, sections
 from tjb_lib.files import CREATE_MODE
 from tjb_lib.judges.local_lazy import usable_cores
 
@@ -36,8 +39,11 @@ def notebook_sources(only: str | None = None) -> list[Path]:
     return sources
 
 
-def execute(source: Path, parameters: dict | None = None, out_dir: Path | None = None) -> Path:
-    """Run one py:percent notebook with papermill; returns the executed .ipynb path.
+def execute(source: Path, out_dir: Path, parameters: dict | None = None,
+            recorded_as: str | None = None) -> Path:
+    """Run one py:percent notebook with papermill into ``out_dir``; returns the executed .ipynb
+    path. ``recorded_as`` is the folder the executed copy names as its own (default: the name
+    of ``out_dir``).
 
     papermill writes into a temp file beside the target, which replaces the target only when
     every cell ran. A failure (papermill's error is raised) leaves the last good executed copy
@@ -46,8 +52,8 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
     import jupytext
     import papermill as pm
 
-    out_dir = Path(out_dir or paths.NOTEBOOK_OUT)
     out_dir.mkdir(parents=True, exist_ok=True)
+    recorded_as = recorded_as or out_dir.name
     target = out_dir / f"{source.stem}.ipynb"
     failed = out_dir / f"{source.stem}.failed.ipynb"
     staged, running = (_temp_path(out_dir, f".{source.stem}.{kind}-") for kind in ("input", "run"))
@@ -61,10 +67,10 @@ def execute(source: Path, parameters: dict | None = None, out_dir: Path | None =
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"])
         except BaseException:
             if running.exists() and running.stat().st_size:
-                _stable_record(running, source, failed.name)
+                _stable_record(running, source, f"{recorded_as}/{failed.name}")
                 os.replace(running, failed)
             raise
-        _stable_record(running, source, target.name)
+        _stable_record(running, source, f"{recorded_as}/{target.name}")
         os.replace(running, target)
         failed.unlink(missing_ok=True)
     finally:
@@ -84,7 +90,7 @@ def _temp_path(folder: Path, prefix: str) -> Path:
 _CLOCK_KEYS = ("start_time", "end_time", "duration")
 
 
-def _stable_record(executed: Path, source: Path, name: str) -> None:
+def _stable_record(executed: Path, source: Path, output_path: str) -> None:
     """The executed copy names the source, not this machine (papermill records absolute paths
     and warnings print them), and carries no clock readings, so a rerun that computes the same
     results writes the same file."""
@@ -93,7 +99,7 @@ def _stable_record(executed: Path, source: Path, name: str) -> None:
     nb = nbformat.read(executed, as_version=4)
     meta = nb.metadata.get("papermill", {})
     meta["input_path"] = f"notebooks/{source.name}"
-    meta["output_path"] = f"outputs/notebooks/{name}"
+    meta["output_path"] = output_path
     for key in _CLOCK_KEYS:
         meta.pop(key, None)
     nb.metadata.pop("widgets", None)  # widget state lives in a running kernel, ids are random
@@ -110,61 +116,99 @@ def _stable_record(executed: Path, source: Path, name: str) -> None:
     nbformat.write(nb, executed)
 
 
+def default_judge() -> str:
+    """The judge the notebooks read when none is named: their parameters cell's ``judge``."""
+    import ast
+
+    import jupytext
+
+    first = jupytext.read(notebook_sources()[0])
+    cell = next(c for c in first.cells if "parameters" in c.metadata.get("tags", []))
+    return next(node.value.value for node in ast.parse(cell.source).body
+                if isinstance(node, ast.Assign) and node.targets[0].id == "judge")
+
+
 def reproduce(only: str | None = None, replay_only: bool = False, judge: str | None = None,
               scale: str | None = None, outputs_dir: str | Path | None = None,
               jobs: int | None = None) -> int:
-    """Run every notebook; stop at the first failure with a clear message.
+    """Run every notebook (or those ``only`` names); stop at the first failure with a clear
+    message.
 
-    Judge calls go through the response store, so shipped raw outputs are replayed and only
-    what is missing is judged; ``replay_only`` forbids any new call (CI, quick checks) and lets
-    ``jobs`` notebooks (default: one per core, at most ``REPLAY_JOBS``) run at once.
+    The run's tables, figures, executed notebooks and REPORT.md are staged apart and replace the
+    judge's results (``outputs/judges/<judge>/``, or ``outputs_dir``) only when every notebook
+    ran: a failed run leaves them as they were. Judge calls go through the response store, so
+    shipped raw outputs are replayed and only what is missing is judged; ``replay_only`` forbids
+    any new call (CI, quick checks) and lets ``jobs`` notebooks (default: one per core, at most
+    ``REPLAY_JOBS``) run at once.
     """
     import papermill as pm
 
     from tjb_lib.notebook import check_parameters
 
+    spec = check_parameters(judge or default_judge())  # a name no notebook takes: one line
     parameters = {"replay_only": replay_only}
     if judge:
-        check_parameters(judge)  # a name no notebook takes stops here, in one line
         parameters["judge"] = judge
     if scale:
         parameters["scale"] = scale
-    out_dir = None
-    if outputs_dir:  # tables, figures and executed notebooks somewhere else (benchmarks, tests)
+    if outputs_dir:  # everything somewhere else (benchmarks, tests)
         parameters["outputs_dir"] = str(Path(outputs_dir).resolve())
-        out_dir = Path(outputs_dir).resolve() / "notebooks"
+    final = results.results_dir(spec.name, Path(outputs_dir).resolve() if outputs_dir else None)
     sources = notebook_sources(only)
     workers = jobs or (min(REPLAY_JOBS, usable_cores()) if replay_only else 1)
+    staging = results.stage(final, keep=only is not None)
+    os.environ[results.STAGING_ENV] = str(staging)  # the kernels inherit it
 
     def run(source: Path) -> float:
         t0 = time.perf_counter()
-        execute(source, parameters=parameters, out_dir=out_dir)
+        execute(source, parameters=parameters, out_dir=staging / "notebooks",
+                recorded_as=_recorded(final / "notebooks"))
         return time.perf_counter() - t0
 
-    with ThreadPoolExecutor(max(1, min(workers, len(sources)))) as pool:
-        futures = [pool.submit(run, source) for source in sources]
-        for source, future in zip(sources, futures):  # reported in run order
-            try:
-                seconds = future.result()
-            except pm.PapermillExecutionError as err:
-                for later in futures:
-                    later.cancel()  # those not started; the running ones finish
-                where = out_dir or paths.NOTEBOOK_OUT
-                print(f"\n{source.name} failed in cell {err.exec_count}: {err.ename}: "
-                      f"{err.evalue}\nThe executed notebook with the traceback is "
-                      f"{where / (source.stem + '.failed.ipynb')}; the last good one is kept.",
-                      file=sys.stderr)
-                return 1
-            print(f"{source.name:40s} ok  {seconds:6.1f} s", flush=True)
-    report = write_report(outputs_dir)
-    print(f"{report} indexes every table and figure")
+    try:
+        with ThreadPoolExecutor(max(1, min(workers, len(sources)))) as pool:
+            futures = [pool.submit(run, source) for source in sources]
+            for source, future in zip(sources, futures):  # reported in run order
+                try:
+                    seconds = future.result()
+                except pm.PapermillExecutionError as err:
+                    for later in futures:
+                        later.cancel()  # those not started; the running ones finish
+                    failed = _keep_failed(staging, final, source.stem)
+                    print(f"\n{source.name} failed in cell {err.exec_count}: {err.ename}: "
+                          f"{err.evalue}\nThe executed notebook with the traceback is {failed}; "
+                          f"the results in {final} are as they were.", file=sys.stderr)
+                    return 1
+                print(f"{source.name:40s} ok  {seconds:6.1f} s", flush=True)
+        report = write_report(staging)
+        results.publish(staging, final)
+    finally:
+        del os.environ[results.STAGING_ENV]
+        shutil.rmtree(staging, ignore_errors=True)
+    print(f"{final / report.name} indexes every table and figure")
     return 0
 
 
-def write_report(outputs_dir: str | Path | None = None) -> Path:
-    """outputs/REPORT.md from every table and figure written so far (after all notebooks)."""
-    from tjb_lib import report_index
-    from tjb_lib.notebook import output_dirs
+def _recorded(folder: Path) -> str:
+    """How an executed notebook names its folder: relative to the repository when inside it."""
+    try:
+        return folder.resolve().relative_to(paths.ROOT.resolve()).as_posix()
+    except ValueError:
+        return folder.name
 
-    tables, figures = output_dirs(Path(outputs_dir).resolve() if outputs_dir else None)
-    return report_index.write(tables, figures, tables.parent / "REPORT.md")
+
+def _keep_failed(staging: Path, final: Path, stem: str) -> Path | None:
+    """Move a failed run's executed copy beside the judge's last good one (the only file of a
+    failed run that is kept); returns where it went."""
+    failed = staging / "notebooks" / f"{stem}.failed.ipynb"
+    if not failed.exists():
+        return None
+    (final / "notebooks").mkdir(parents=True, exist_ok=True)
+    return Path(shutil.move(failed, final / "notebooks" / failed.name))
+
+
+def write_report(folder: Path) -> Path:
+    """REPORT.md in a judge's results folder, from every table and figure written there."""
+    from tjb_lib import report_index
+
+    return report_index.write(folder)
