@@ -10,6 +10,7 @@ from typing import Any, Callable, Mapping
 
 from tjb_lib import claim_values as values
 from tjb_lib import floats
+from tjb_lib.float_metrics import ORIGINAL
 from tjb_lib.protocols.specs import LEVELS
 
 
@@ -83,7 +84,7 @@ def _cost(column: str, prices: str | None = None) -> FromRows:
 def _finqa(level: str, paraphrases, metric: str, agg: str | None = None) -> FromRows:
     """A FinQA moderate-tier rate at one level: the original wording (p0) comes from that
     level's run, the wording-check variants from the paraphrase run (App. C.1)."""
-    run = (("moderate_finqa", level),) if paraphrases == "p0" else \
+    run = (("moderate_finqa", level),) if paraphrases == ORIGINAL else \
         (("moderate_finqa", "paraphrases"),)
     return FromRows(values.graded_value, {"split": "moderate_finqa", "level": level,
                                           "paraphrase": paraphrases, "metric": metric, "agg": agg},
@@ -215,7 +216,7 @@ CLAIMS: dict[str, tuple[str, Cell | FromRows | Absent]] = {
     "C068": ("06_trace", Cell("table_a13", {"metric": "trace_better_plain"})),
     "C069": ("06_trace", Cell("table_a13", {"metric": "trace_better_plain"})),
     "C070": ("06_trace", Cell("table_a13", {"metric": "trace_tie"})),
-    "C071": ("06_trace", _finqa("L3", "p0", "better_plain")),
+    "C071": ("06_trace", _finqa("L3", ORIGINAL, "better_plain")),
     "C074": ("06_trace", _cost("token_multiplier")),
     "C075": ("06_trace", _cost("token_multiplier")),
     "C076": ("06_trace", _cost("dollar_multiplier", "gpt-5.5")),
@@ -227,12 +228,12 @@ CLAIMS: dict[str, tuple[str, Cell | FromRows | Absent]] = {
     "C091": ("06_trace", _finqa("L2", ["finqa_a", "finqa_b"], "better_plain", "max")),
     "C092": ("06_trace", _finqa("L2", ["finqa_a", "finqa_b"], "tie", "min")),
     "C093": ("06_trace", _finqa("L2", ["finqa_a", "finqa_b"], "tie", "max")),
-    "C094": ("06_trace", _finqa("L2", "p0", "better_plain")),
+    "C094": ("06_trace", _finqa("L2", ORIGINAL, "better_plain")),
     "C095": ("06_trace", _finqa("L3", "finqa_a", "better_plain")),
     "C096": ("06_trace", _finqa("L3", "finqa_a", "tie")),
-    "C097": ("06_trace", _finqa("L3", "p0", "better_plain")),
+    "C097": ("06_trace", _finqa("L3", ORIGINAL, "better_plain")),
     "C098": ("06_trace", _finqa("L4", "finqa_boundary", "tie")),
-    "C104": ("06_trace", _finqa("L3", "p0", "better_plain")),
+    "C104": ("06_trace", _finqa("L3", ORIGINAL, "better_plain")),
     "C118": ("06_trace", Cell("table_a13", {"metric": "l4_tie"}, column="n")),
     "C121": ("06_trace", FromRows(values.paraphrase_count, {"split": "moderate_finqa",
                                                             "level": "L2", "extra": True},

@@ -12,6 +12,7 @@ import pandas as pd
 from tjb_lib import metrics, stats
 from tjb_lib.compare import cell_status
 from tjb_lib.contrasts import CONTRASTS, contrast
+from tjb_lib.float_metrics import ORIGINAL
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.tables import planned_calls, protocol_cost
 
@@ -91,12 +92,16 @@ def ranking_points(nb, decision: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- from verdict rows
 
 
-def _rows(nb, split, **where) -> pd.DataFrame:
+def _rows(nb, split, paraphrase=ORIGINAL, **where) -> pd.DataFrame:
+    """Our judge's rows of ``split`` (one or several) matching ``where``, of one wording or
+    several (``paraphrase``; None: every wording)."""
     rows = nb.rows
     if rows.empty:
         return rows
     splits = split if isinstance(split, (list, tuple)) else [split]
     sub = rows.loc[(rows["judge"] == nb.judge) & rows["split"].isin(splits)]
+    if paraphrase is not None:
+        where = {**where, "paraphrase": paraphrase}
     for col, val in where.items():
         sub = sub.loc[sub[col].isin(val if isinstance(val, (list, tuple)) else [val])]
     return sub
@@ -109,7 +114,7 @@ def _rate(t: pd.Series, metric: str, setting: str, note: str = "") -> dict[str, 
                   note)
 
 
-def graded_value(nb, split: str, level, metric: str, paraphrase="p0",
+def graded_value(nb, split: str, level, metric: str, paraphrase=ORIGINAL,
                  agg: str | None = None) -> dict[str, Any]:
     """A graded-tier rate (better_plain, worse_cited, tie) at one or several ladder settings;
     ``agg`` min/max picks among them."""
@@ -117,7 +122,7 @@ def graded_value(nb, split: str, level, metric: str, paraphrase="p0",
     if sub.empty:
         return result(setting=f"{split} {level} {paraphrase}", status="not run")
     t = metrics.graded_table(sub, ("judge", "split", "level", "paraphrase"), seed=nb.seed)
-    names = t["level"] + ("" if paraphrase == "p0" else " " + t["paraphrase"])
+    names = t["level"] + ("" if paraphrase == ORIGINAL else " " + t["paraphrase"])
     rated = t.dropna(subset=[metric])
     if rated.empty:
         return _rate(t.iloc[0], metric, f"{split} {', '.join(names)}")
@@ -131,8 +136,8 @@ def conflict_minimum(nb) -> dict[str, Any]:
     """The lowest correct-side win rate on the correctness conflicts across every level, the
     three paraphrases and both orders (App. A.4: 'run across three prompt paraphrases and both
     candidate orders'), with that cell's interval."""
-    sub = _rows(nb, "conflict", protocol="ladder")
-    sub = sub.loc[sub["pair_id"].isin(sub.loc[sub["paraphrase"] != "p0", "pair_id"])]
+    sub = _rows(nb, "conflict", paraphrase=None, protocol="ladder")
+    sub = sub.loc[sub["pair_id"].isin(sub.loc[sub["paraphrase"] != ORIGINAL, "pair_id"])]
     if sub.empty:
         return result(setting="conflict paraphrases", status="not run")
     t = metrics.correctness_table(sub, ("judge", "level", "paraphrase", "order"), seed=nb.seed)
@@ -147,7 +152,8 @@ def conflict_minimum(nb) -> dict[str, Any]:
 
 def paraphrase_count(nb, split, level=None, extra: bool = False) -> dict[str, Any]:
     """How many wordings of a level our rows hold (``extra``: besides the original p0)."""
-    sub = _rows(nb, split, protocol="ladder", **({"level": level} if level else {}))
+    sub = _rows(nb, split, paraphrase=None, protocol="ladder",
+                **({"level": level} if level else {}))
     if sub.empty:
         return result(setting=f"{split} paraphrases", status="not run")
     per_level = sub.groupby("level")["paraphrase"].nunique()
@@ -157,7 +163,7 @@ def paraphrase_count(nb, split, level=None, extra: bool = False) -> dict[str, An
 
 
 def level_count(nb, split: str) -> dict[str, Any]:
-    sub = _rows(nb, split, protocol="ladder", paraphrase="p0")
+    sub = _rows(nb, split, protocol="ladder")
     levels = sorted(set(sub["level"])) if len(sub) else []
     return result(ours=len(levels), setting=f"{split}: {', '.join(levels)}",
                   status="ok" if levels else "not run")
@@ -166,7 +172,7 @@ def level_count(nb, split: str) -> dict[str, Any]:
 def tie_items(nb, split: str, level: str) -> dict[str, Any]:
     """Share of pairs (items) with a Tie in either order at ``level`` (§5.3's item-level Tie
     rate), over pairs with at least one parsed verdict."""
-    sub = _rows(nb, split, protocol="ladder", level=level, paraphrase="p0")
+    sub = _rows(nb, split, protocol="ladder", level=level)
     if sub.empty:
         return result(setting=f"{split} {level} items", status="not run")
     items = sub.assign(tie=sub["decision"] == "tie",
@@ -200,7 +206,7 @@ def human_tie_value(nb, split: str, stat: str, level=None, agg: str | None = Non
         low, high = stats.wilson_many([k], [n])
         return result(100 * k / n, 100 * low[0], 100 * high[0], n,
                       setting=f"{split}: pairs with a Tie from either annotator")
-    sub = _rows(nb, split, protocol="ladder", level=level, paraphrase="p0")
+    sub = _rows(nb, split, protocol="ladder", level=level)
     if sub.empty:
         return result(setting=f"{split} {level}", status="not run")
     t = metrics.tie_agreement(sub, human[["pair_id", "human_tie"]], by=("judge", "level"))

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from tjb_lib import floats
+from tjb_lib.float_metrics import original_wording
 from tjb_lib.float_schema import Comparison, Metric
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.report import paper_table
@@ -36,8 +37,10 @@ def paper_values(name: str) -> pd.DataFrame:
 
 
 def our_metrics(name: str, rows: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
-    """The metrics frame behind float ``name``, computed from our verdict rows."""
-    return _comparison(name).ours(rows, seed)
+    """The metrics frame behind float ``name``, computed from our verdict rows: each level's
+    original wording alone, unless the float declares that the paper's rows pool them."""
+    spec = _comparison(name)
+    return spec.ours(rows if spec.pools_wordings else original_wording(rows), seed)
 
 
 def _comparison(name: str) -> Comparison:

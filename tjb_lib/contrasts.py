@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from tjb_lib import metrics
+from tjb_lib.float_metrics import original_wording
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.report import claim_value
 
@@ -48,7 +49,8 @@ def _side_name(side: Mapping[str, object]) -> str:
 def contrast(rows: pd.DataFrame, c: Contrast, judge: str, seed: int = 0) -> dict:
     """One paired contrast on the better-plain indicator (§5.4, §E.5), with its direction in
     words and the paper's statement of it."""
-    sub = rows.loc[(rows["split"] == c.split) & (rows["judge"] == judge)] if len(rows) else rows
+    sub = original_wording(rows.loc[(rows["split"] == c.split) & (rows["judge"] == judge)]) \
+        if len(rows) else rows
     a, b = _side_name(c.a), _side_name(c.b)
     out = {"contrast": c.label, "split": c.split, "n": 0, "rate_a": np.nan, "rate_b": np.nan,
            "difference": np.nan, "difference_low": np.nan, "difference_high": np.nan,

@@ -5,7 +5,18 @@ from __future__ import annotations
 import pandas as pd
 
 from tjb_lib import metrics
+from tjb_lib.protocols.specs import PARAPHRASES
 from tjb_lib.rationale import keyword_rates
+
+#: a level's own wording; our cells are this wording alone unless the paper's row pools them
+ORIGINAL = PARAPHRASES[0]
+
+
+def original_wording(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows of each level's original wording: the other wordings of a paraphrase run are
+    the paper's wording checks (App. A.4, C.1), reported on their own, never pooled into a
+    level's cell."""
+    return rows.loc[rows["paraphrase"] == ORIGINAL] if "paraphrase" in rows.columns else rows
 
 #: one row of a metrics frame per judge, split and protocol setting
 BY = ("judge", "split", "protocol", "level")

@@ -38,6 +38,7 @@ class Comparison:
     ours: Callable[[pd.DataFrame, int], pd.DataFrame]  # verdict rows, seed -> our metrics
     paper_n: str | None = None               # the paper's n column, if printed
     match: tuple[str, ...] | None = None     # key columns used to look up ``rows`` (default keys)
+    pools_wordings: bool = False             # the paper's rows pool a level's wordings (A9)
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,11 @@ def _ladder_runs(split: str, levels: Sequence[str] = LEVELS) -> tuple[tuple[str,
     return tuple((split, level) for level in levels)
 
 
+# Which printed rows pool a level's wordings: only the equivalence rows (Table A9, and A14 and
+# Figure 2, which print the same cells): their n, 1,200 for 200 pairs in 2 orders, leaves three
+# wordings per level (inferred from n; the paper does not say). Every other row is one wording
+# (Table A13: "each condition contains 100 ordered comparisons", 50 pairs x 2 orders; A11: 200 =
+# 100 pairs x 2), and the wording checks of App. A.4 and C.1 are claims of their own.
 _EQ = ("tie", "citation_win", "base_win")
 _EQ_METRICS = (*(Metric(c, c) for c in _EQ),
                Metric("signed_effect", "signed_effect", interval="bootstrap"))
@@ -95,7 +100,7 @@ _ENTRIES = (
                                                   "protocol": "trace_v2"},
                       ("Natural Plain",): _ladder("natural_hotpotqa", "L0"),
                       ("Natural Strict",): _ladder("natural_hotpotqa", "L4")},
-                     _EQ_METRICS, ours.equivalence, paper_n="n"),
+                     _EQ_METRICS, ours.equivalence, paper_n="n", pools_wordings=True),
           headlines=(("Δcitation, mechanical plain", {"protocol": "Mechanical Plain",
                                                       "metric": "signed_effect"}),
                      ("Tie, mechanical strict", {"protocol": "Mechanical Strict",
@@ -139,7 +144,7 @@ _ENTRIES = (
           _STRICT_RUNS,
           Comparison("figure_2", "judge", ("panel", "split"),
                      {(k,): {"split": v} for k, v in _FIG2_SPLITS.items()}, _PLAIN_STRICT,
-                     ours.equivalence, match=("split",)),
+                     ours.equivalence, match=("split",), pools_wordings=True),
           figure=figures.figure_2,
           headlines=(("cited wins under plain, HotpotQA", {"split": "HotpotQA",
                                                            "metric": "plain_cited_win"}),
@@ -149,7 +154,7 @@ _ENTRIES = (
           "03_strict_suppression", _STRICT_RUNS,
           Comparison("table_a14", "judge", ("split",),
                      {(k,): {"split": v} for k, v in _STRICT_SPLITS.items()}, _PLAIN_STRICT,
-                     ours.equivalence),
+                     ours.equivalence, pools_wordings=True),
           headlines=(("cited wins under plain, natural", {"split": "Natural citation-looking",
                                                           "metric": "plain_cited_win"}),
                      ("Tie under strict, natural", {"split": "Natural citation-looking",

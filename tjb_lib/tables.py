@@ -10,14 +10,15 @@ import numpy as np
 import pandas as pd
 
 from tjb_lib import metrics
-from tjb_lib.float_metrics import BY
+from tjb_lib.float_metrics import BY, original_wording
 from tjb_lib.protocols.specs import Spec, setting_name
 from tjb_lib.report import claim_value, paper_table
 
 
 def _judge_rows(nb) -> pd.DataFrame:
+    """The notebook judge's rows, each level's original wording alone (never pooled)."""
     rows = nb.rows
-    return rows.loc[rows["judge"] == nb.judge] if len(rows) else rows
+    return original_wording(rows.loc[rows["judge"] == nb.judge]) if len(rows) else rows
 
 
 def order_gaps(nb) -> pd.DataFrame:
@@ -55,10 +56,10 @@ def tie_decomposition(nb) -> pd.DataFrame:
 
 
 def conflict_protocols(nb) -> pd.DataFrame:
-    """Correctness conflicts under every protocol we ran (p0 wording): A15's decoupled probe
-    beside L4 and TRACE-lite, which the paper does not print (data/paper_reported/NOTES.md)."""
+    """Correctness conflicts under every protocol we ran: A15's decoupled probe beside L4 and
+    TRACE-lite, which the paper does not print (data/paper_reported/NOTES.md)."""
     rows = _judge_rows(nb)
-    rows = rows.loc[(rows["split"] == "conflict") & (rows["paraphrase"] == "p0")]
+    rows = rows.loc[rows["split"] == "conflict"]
     return metrics.correctness_table(rows, seed=nb.seed)
 
 
