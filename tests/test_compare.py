@@ -5,7 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import compare, contrasts, floats, notebook, position, report_index, tables
+from tjb_lib import compare, contrasts, floats, notebook, paper_match, position, report_index, \
+    tables
 from tjb_lib.report import paper_table, present
 
 
@@ -61,6 +62,29 @@ def test_a9_keeps_every_paper_row_and_puts_ours_beside_it(mechanical):
     assert set(cell["setting"]) == {"L0"} and set(cmp["judge"]) == {"smollm2"}
     assert (cell["n_unparsed"] == 0).all() and (cell["n_failed"] == 0).all()
     assert set(cell["status"]) == {"ok"}
+
+
+def test_each_row_says_whether_ours_agrees_with_the_paper(mechanical):
+    cmp = compare.compare_float("table_a9", mechanical, "smollm2", seed=1)
+    cell = cmp[(cmp["paper_judge"] == "GPT-5.5")].set_index(["protocol", "metric"])
+    strict_tie = cell.loc[("Mechanical Strict", "tie")]  # paper 100.0, ours 100.0 of 20
+    assert strict_tie["ours_low"] <= strict_tie["paper"] <= strict_tie["ours_high"]
+    assert strict_tie["agrees"] == "yes"
+    plain = cell.loc[("Mechanical Plain", "citation_win")]  # paper 85.8, ours 30 [~15, ~52]
+    assert plain["ours_high"] < 85.8 and plain["agrees"] == "no"
+    assert set(cell.loc["Natural Plain", "agrees"]) == {""}  # not run: nothing to set against
+
+
+def test_the_agreement_rule_reads_intervals_ranges_and_tests_one_way():
+    assert paper_match.agrees(89.0, 0.0, -5.0, 5.0) == "no"
+    assert paper_match.agrees(89.0, 88.0, 80.0, 95.0) == "yes"
+    assert paper_match.agrees(4.0, 4.0) == "yes" and paper_match.agrees(4.0, 3.0) == "no"
+    assert paper_match.agrees(89.0, 86.0, paper_low=84.5, paper_high=93.0) == "yes"
+    assert paper_match.agrees(89.0, np.nan) == ""
+    assert paper_match.test_agrees(0.001, +1, 1.0, 0.0) == "no"  # C044 beside a null result
+    assert paper_match.test_agrees(0.001, +1, 0.0001, 40.0) == "yes"
+    assert paper_match.test_agrees(0.001, -1, 0.0001, 40.0) == "no"  # the other direction
+    assert paper_match.test_agrees(1.0, 0, 0.6, -3.0) == "yes"  # neither significant
 
 
 def test_cells_we_did_not_run_stay_empty_rather_than_failing(mechanical):
@@ -172,6 +196,8 @@ def test_contrasts_pair_the_same_ordered_comparisons_and_say_their_direction():
                                  "Claude")  # readable text, numbers from in_text_claims.csv
     t = out.loc["L4 vs TRACE"]  # TRACE never parsed: no unit, said so, no p
     assert t["n"] == 0 and t["p"] == "" and np.isnan(t["difference"])
+    assert np.isnan(t["mcnemar_p"]) and t["agrees"] == ""  # no unit: undefined, not 1.0
+    assert r["agrees"] == "yes"  # falls from L0 to L4, p < 0.05, as the paper says
     assert t["direction"].startswith("no ordered comparison has a parsed verdict under both")
     assert t["n_unparsed"] == 20
 

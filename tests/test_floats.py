@@ -207,7 +207,14 @@ def test_finqa_wording_check_and_l0_to_l4_drop_come_from_the_rows(tmp_path):
     drop = t.loc["C046"]
     assert drop["ours"] == 90.0 and drop["ours_low"] <= 90.0 <= drop["ours_high"]
     assert drop["n"] == 20 and "higher under L0" in drop["note"]
-    assert t.loc["C044", "ours"] < 0.001
+    assert drop["agrees"] == "yes"  # the paper's 89 [84.5, 93] is inside ours
+    assert t.loc["C047", "agrees"] == ""  # a bound of the paper's interval, read with C046
+    assert t.loc["C044", "ours"] < 0.001 and t.loc["C044", "agrees"] == "yes"
+    flat = (_rows("moderate_hotpotqa", "ladder", "L0", ["plain"] * 20)
+            + _rows("moderate_hotpotqa", "ladder", "L4", ["plain"] * 20))
+    t = claims.table(_nb("05_frontier", flat, tmp_path)).set_index("claim_id")
+    assert t.loc["C046", "ours"] == 0.0 and t.loc["C046", "agrees"] == "no"  # computed, not agreed
+    assert t.loc["C044", "ours"] == 1.0 and t.loc["C044", "agrees"] == "no"
     assert t.loc["C045", "status"] == "not run"  # no TRACE rows
 
 
@@ -237,3 +244,19 @@ def test_a_misspelt_name_fails_where_it_is_written_not_when_a_notebook_runs():
     for f in floats.FLOATS.values():  # tables and figures are the functions themselves
         assert f.table is None or callable(f.table)
         assert f.figure is None or callable(f.figure)
+
+
+def test_the_markdown_table_carries_the_position_caveat_and_the_agreement_rule(tmp_path):
+    from tjb_lib.paper_match import RULE
+
+    slot_a = _rows("position_control", "ladder", "L0", ["cited", "plain"] * 20,
+                   relation="identical")
+    rows = slot_a + _rows("moderate_hotpotqa", "ladder", "L0", ["plain"] * 10)
+    nb = _nb("04_resolution_loss", rows, tmp_path)
+    assert nb.position_driven
+    nb.show("table_a11")
+    md = (tmp_path / "out" / "tables" / "table_a11.md").read_text()
+    assert "smollm2's verdicts are position-driven" in md and RULE in md
+    nb.claims()
+    assert "position-driven" in (tmp_path / "out" / "tables" / "claims_04_resolution_loss.md"
+                                 ).read_text()

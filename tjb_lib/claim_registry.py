@@ -253,6 +253,17 @@ CLAIMS: dict[str, tuple[str, Cell | FromRows | Absent]] = {
 }
 
 
+#: where the paper gives its own interval or range for a claim: ours inside it agrees too
+PAPER_RANGES = {"C046": ("C047", "C048"), "C105": ("C047", "C048"),
+                "C049": ("C050", "C051"), "C106": ("C050", "C051"),
+                **{c: pair for pair in (("C074", "C075"), ("C076", "C077"), ("C078", "C079"))
+                   for c in pair}}
+#: bounds of a paper's interval, set against ours through the value they bound
+BOUNDS = ("C047", "C048", "C050", "C051")
+#: claims the paper states as "at or above" its value
+AT_LEAST = ("C003", "C026")
+
+
 def claims_of(notebook: str) -> list[str]:
     """The claim ids whose value of ours a notebook computes, in id order."""
     return sorted(cid for cid, (nb, _) in CLAIMS.items() if nb == notebook)

@@ -18,9 +18,11 @@ from tjb_lib.tables import planned_calls, protocol_cost
 
 
 def result(ours=np.nan, low=np.nan, high=np.nan, n=np.nan, n_unparsed=np.nan,
-           n_failed=np.nan, setting="", status="ok", note="") -> dict[str, Any]:
-    """The fields of ours in one claims row (the paper's value goes beside them)."""
-    return {"ours": ours, "ours_low": low, "ours_high": high, "n": n,
+           n_failed=np.nan, setting="", status="ok", note="", agrees=None) -> dict[str, Any]:
+    """The fields of ours in one claims row (the paper's value goes beside them); ``agrees``
+    where the claim is a test (else the claims table applies the rule of
+    ``tjb_lib.paper_match``)."""
+    return {"ours": ours, "ours_low": low, "ours_high": high, "agrees": agrees, "n": n,
             "n_unparsed": n_unparsed, "n_failed": n_failed, "setting": setting,
             "status": status, "note": note}
 
@@ -237,7 +239,8 @@ def contrast_value(nb, label: str, stat: str) -> dict[str, Any]:
     low, high = ((r["difference_low"], r["difference_high"]) if stat == "difference"
                  else (np.nan, np.nan))
     return result(value, low, high, r["n"], r["n_unparsed"], r["n_failed"],
-                  f"{c.split} {label}", status, r["direction"])
+                  f"{c.split} {label}", status, r["direction"],
+                  agrees=r["agrees"] if stat == "mcnemar_p" else None)
 
 
 def trace_recovery(nb, agg: str) -> dict[str, Any]:

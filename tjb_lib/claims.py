@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from tjb_lib.claim_registry import CLAIMS, Absent, Cell, claims_of
+from tjb_lib.claim_registry import AT_LEAST, BOUNDS, CLAIMS, PAPER_RANGES, Absent, Cell, claims_of
 from tjb_lib.claim_values import result
+from tjb_lib.paper_match import agrees
 from tjb_lib.report import paper_table
 
 COLUMNS = ("claim_id", "section", "quantity", "paper", "unit", "ours", "ours_low", "ours_high",
-           "n", "n_unparsed", "n_failed", "setting", "status", "note", "judge")
+           "agrees", "n", "n_unparsed", "n_failed", "setting", "status", "note", "judge")
 
 
 def table(nb) -> pd.DataFrame:
@@ -40,9 +42,25 @@ def table(nb) -> pd.DataFrame:
         else:
             value = how.function(nb, **how.args)
         p = paper.loc[cid]
+        if value.get("agrees") is None:
+            value["agrees"] = _agrees(cid, paper, value)
         out.append({"claim_id": cid, "section": p["section"], "quantity": p["quantity"],
                     "paper": float(p["value"]), "unit": p["unit"], **value, "judge": nb.judge})
     return pd.DataFrame(out, columns=list(COLUMNS))
+
+
+def _agrees(cid: str, paper: pd.DataFrame, value: dict[str, Any]) -> str:
+    """The rule of ``tjb_lib.paper_match`` for one claim, with the paper's own interval or
+    range where it states one."""
+    if cid in BOUNDS:
+        return ""
+    stated = float(paper.loc[cid, "value"])
+    if cid in AT_LEAST and pd.notna(value["ours"]) and value["ours"] >= stated:
+        return "yes"
+    low, high = (np.nan, np.nan)
+    if cid in PAPER_RANGES:
+        low, high = (float(paper.loc[c, "value"]) for c in PAPER_RANGES[cid])
+    return agrees(stated, value["ours"], value["ours_low"], value["ours_high"], low, high)
 
 
 #: columns a float's cell may lack (Table 2 has no verdict counts and no interval)

@@ -9,6 +9,7 @@ our settings stands behind each printed row is declared in ``tjb_lib.floats``.
 Rates are over parsed verdicts; every cell carries ``n_unparsed``, ``n_failed`` and the
 ``unparsed`` share beside the rate, and a ``status``: ``ok``, ``not run`` (no verdict rows for
 that setting) or ``no parsed verdict`` (rows, but none parsed), so a cell is never an empty 0%.
+``agrees`` says whether ours agrees with the paper's value (``tjb_lib.paper_match``).
 """
 from __future__ import annotations
 
@@ -20,14 +21,13 @@ import pandas as pd
 from tjb_lib import floats
 from tjb_lib.float_metrics import original_wording
 from tjb_lib.float_schema import Comparison, Metric
+from tjb_lib.paper_match import agrees
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.report import paper_table
 
 OUT_COLUMNS = ("paper_judge", "setting", "our_split", "metric", "paper", "ours", "ours_low",
-               "ours_high", "interval", "n", "k", "n_unparsed", "n_failed", "unparsed", "status",
-               "paper_n", "judge")
-
-
+               "ours_high", "agrees", "interval", "n", "k", "n_unparsed", "n_failed", "unparsed",
+               "status", "paper_n", "judge")
 
 
 def paper_values(name: str) -> pd.DataFrame:
@@ -135,9 +135,12 @@ def compare(name: str, ours: pd.DataFrame, judge: str) -> pd.DataFrame:
                 if m.paper_per:
                     value = 100.0 * value / prow[m.paper_per]
                 cell = _cell(ours, where, m)
+                value = float(value) if pd.notna(value) else np.nan
                 out.append({"paper_judge": prow[spec.judge_col],
                             **{c: prow[c] for c in spec.keys}, **cell, "metric": m.paper,
-                            "paper": float(value) if pd.notna(value) else np.nan,
+                            "paper": value,
+                            "agrees": agrees(value, cell["ours"], cell["ours_low"],
+                                             cell["ours_high"]),
                             "interval": m.interval,
                             "paper_n": prow[spec.paper_n] if spec.paper_n else np.nan,
                             "judge": judge})

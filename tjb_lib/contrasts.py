@@ -12,6 +12,7 @@ import pandas as pd
 
 from tjb_lib import metrics
 from tjb_lib.float_metrics import original_wording
+from tjb_lib.paper_match import test_agrees
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.report import claim_value
 
@@ -27,18 +28,20 @@ class Contrast:
     a: Mapping[str, object]
     b: Mapping[str, object]
     paper: str
+    p_claim: str     # the claim id of the paper's McNemar p for this contrast
+    paper_sign: int  # the sign of a - b the paper found (+1, -1; 0: not significant)
 
 
 CONTRASTS = (
     Contrast("L0 vs L4", "moderate_hotpotqa", {"level": "L0"}, {"level": "L4"},
              "better-plain falls from L0 to L4 by {C046} points [{C047}, {C048}] for Claude and "
              "{C049} [{C050}, {C051}] for GPT-5.5; exact McNemar p < {C044} for each commercial "
-             "judge"),
+             "judge", "C044", +1),
     Contrast("L4 vs TRACE", "moderate_hotpotqa", {"level": "L4"}, {"protocol": "trace_v2"},
              "better-plain recovers from L4 under TRACE; exact McNemar p < {C045} for each "
-             "commercial judge"),
+             "commercial judge", "C045", -1),
     Contrast("L3 vs TRACE", "moderate_hotpotqa", {"level": "L3"}, {"protocol": "trace_v2"},
-             "significant for Claude and DeepSeek; not for GPT-5.5 (p = {C108})"),
+             "significant for Claude and DeepSeek; not for GPT-5.5 (p = {C108})", "C108", 0),
 )
 
 
@@ -55,7 +58,7 @@ def contrast(rows: pd.DataFrame, c: Contrast, judge: str, seed: int = 0) -> dict
     out = {"contrast": c.label, "split": c.split, "n": 0, "rate_a": np.nan, "rate_b": np.nan,
            "difference": np.nan, "difference_low": np.nan, "difference_high": np.nan,
            "discordant_a_only": 0, "discordant_b_only": 0, "mcnemar_p": np.nan, "p": "",
-           "n_unparsed": 0, "n_failed": 0, "judge": judge}
+           "agrees": "", "n_unparsed": 0, "n_failed": 0, "judge": judge}
     try:
         r = metrics.paired_contrast(sub, c.a, c.b, outcome="plain", by=("judge", "split"),
                                     keys=("pair_id", "order"), seed=seed).iloc[0]
@@ -68,6 +71,7 @@ def contrast(rows: pd.DataFrame, c: Contrast, judge: str, seed: int = 0) -> dict
                difference_high=r["difference_high"], discordant_a_only=int(r["b_only"]),
                discordant_b_only=int(r["c_only"]), mcnemar_p=p,
                p="" if not r["n"] else ("p<0.001" if p < 0.001 else f"p={p:.3g}"),
+               agrees=test_agrees(claim_value(c.p_claim), c.paper_sign, p, r["difference"]),
                n_unparsed=int(r["n_unparsed"]), n_failed=int(r["n_failed"]))
     if not r["n"]:
         direction = (f"no ordered comparison has a parsed verdict under both {a} and {b} "

@@ -396,7 +396,8 @@ def paired_contrast(df: pd.DataFrame, a: Mapping[str, object], b: Mapping[str, o
         row.update(n=n, a=str(dict(a)), b=str(dict(b)), outcome=outcome,
                    n_a=int(x.sum()), n_b=int(y.sum()),
                    difference=100 * est, difference_low=100 * lo, difference_high=100 * hi,
-                   b_only=bb, c_only=cc, mcnemar_p=stats.mcnemar_exact(bb, cc),
+                   b_only=bb, c_only=cc,
+                   mcnemar_p=stats.mcnemar_exact(bb, cc) if n else np.nan,  # no unit: undefined
                    n_unmatched_a=int(g["only_a"].sum()), n_unmatched_b=int(g["only_b"].sum()),
                    n_unparsed=int(g["unparsed"].sum()), n_failed=int(g["failed"].sum()))
         rows.append(row)

@@ -19,7 +19,8 @@ import pandas as pd
 
 from tjb_lib import compare, floats, paths, sections
 from tjb_lib.judges.provider import JudgeSpec
-from tjb_lib.position import position_levels, position_reading, slot_picking
+from tjb_lib.paper_match import RULE
+from tjb_lib.position import caveat, position_levels, position_reading, slot_picking
 from tjb_lib.results import results_dir
 from tjb_lib.sample import SCALES
 from tjb_lib.protocols.specs import setting_name
@@ -88,6 +89,14 @@ def about_judge(spec: JudgeSpec) -> str:
     return (f"**Our judge: `{spec.name}`** ({spec.model}; {spec.role}). {spec.notes} Every "
             "table names it in its `judge` column, with our n, the unparsed share and a 95% "
             "interval beside the paper's value.")
+
+
+def show_every_column() -> None:
+    """Show every column and all of each cell of the tables a notebook displays: pandas would
+    hide the middle columns of a wide table, and the end of a long note, behind "..."."""
+    pd.set_option("display.max_columns", None)
+    pd.set_option("display.max_colwidth", None)
+    pd.set_option("display.width", None)
 
 
 def _display(obj) -> None:
@@ -184,16 +193,14 @@ class Notebook:
 
         f = floats.get(name)
         table = self.comparison(name)
-        owner = f.notebook == self.name
-        if owner:
-            write_table(table, name, self.tables)
-        if self.position_driven and not f.name.startswith("table_a16"):
-            _display(f"*{self.judge}'s verdicts are position-driven (see the position-only "
-                     "controls above): read this table as that artefact, not as content "
-                     "preferences.*")
+        notes = self.notes(table, controls=f.name == "table_a16")
+        if f.notebook == self.name:
+            write_table(table, name, self.tables, notes)
+        if self.position_driven and f.name != "table_a16":
+            _display(f"*{caveat(self.judge)}*")
         if f.figure is not None:
             fig = f.figure(table)
-            if owner:
+            if f.notebook == self.name:
                 save_figure(fig, name, self.figures)
             _display(fig)
             plt.close(fig)
@@ -205,8 +212,14 @@ class Notebook:
         from tjb_lib import claims
 
         table = claims.table(self)
-        write_table(table, f"claims_{self.name}", self.tables)
+        write_table(table, f"claims_{self.name}", self.tables, self.notes(table))
         return present(table)
+
+    def notes(self, table: pd.DataFrame, controls: bool = False) -> list[str]:
+        """What a written table says under it: the position-driven caveat (not on the controls
+        themselves), then the rule of its ``agrees`` column."""
+        out = [f"*{caveat(self.judge)}*"] if self.position_driven and not controls else []
+        return out + ([RULE] if "agrees" in table.columns else [])
 
     # ------------------------------------------------------------------ splits (notebook 00)
 
@@ -264,6 +277,7 @@ def setup(name: str, judge: str, scale: str, seed: int, replay_only: bool,
     its cells say "not run".
     """
     spec = check_parameters(judge, scale, seed, replay_only, outputs_dir)
+    show_every_column()
     nb = Notebook(name, spec, scale, seed, replay_only, outputs_dir, also)
     nb.load()
     if nb.rows.empty and not nb.not_stored:

@@ -62,6 +62,14 @@ def slot_picking(levels: Sequence[dict]) -> str | None:
     return None
 
 
+def caveat(judge: str) -> str:
+    """What every table of a position-driven judge says beside it (notebooks, Markdown)."""
+    return (f"{judge}'s verdicts are position-driven (on the position-only controls, identical "
+            "candidates where the right verdict is Tie, it answers one slot): read this table "
+            "as that artefact, not as content preferences; whether it agrees with the paper "
+            "says nothing about the paper's effects.")
+
+
 def position_reading(judge: str, levels: Sequence[dict]) -> str:
     """One paragraph on what the position-only controls say about reading this judge."""
     if not levels:

@@ -4,6 +4,7 @@ form of a table that the Markdown files and the notebooks show."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Sequence
 
 import matplotlib
 import numpy as np
@@ -107,14 +108,16 @@ def present(df: pd.DataFrame) -> pd.DataFrame:
     return out[keep].reset_index(drop=True)
 
 
-def write_table(df: pd.DataFrame, name: str, out_dir: Path) -> tuple[Path, Path]:
-    """Write ``<name>.csv`` (every column, every digit) and ``<name>.md`` (:func:`present`)."""
+def write_table(df: pd.DataFrame, name: str, out_dir: Path,
+                notes: Sequence[str] = ()) -> tuple[Path, Path]:
+    """Write ``<name>.csv`` (every column, every digit) and ``<name>.md`` (:func:`present`, then
+    the ``notes`` a reader needs to read it, one paragraph each)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     csv_path, md_path = out_dir / f"{name}.csv", out_dir / f"{name}.md"
     df.to_csv(csv_path, index=False, lineterminator="\n")
     md = present(df).to_markdown(index=False, disable_numparse=True)  # keep "100.0" as written
-    md_path.write_text(md + "\n", encoding="utf-8")
+    md_path.write_text("\n\n".join([md, *notes]) + "\n", encoding="utf-8")
     return csv_path, md_path
 
 

@@ -16,6 +16,8 @@ from pathlib import Path
 import pandas as pd
 
 from tjb_lib import floats, position, sections
+from tjb_lib.paper_match import RULE
+from tjb_lib.position import caveat
 
 
 def _num(x: float, digits: int = 1) -> str:
@@ -156,18 +158,18 @@ def _claims_section(tables_dir: Path, rel, driven: set[str]) -> list[str]:
             lines = ["", "## The paper's numbers in the text, ours beside them", "",
                      "Each number the paper states in its text (data/paper_reported/"
                      "in_text_claims.csv) with ours where verdicts or splits can give it; the "
-                     "status says why not otherwise."
-                     + (f" The values of {', '.join(sorted(driven))} are position-driven (see "
-                        "the position-only controls above), not content preferences."
-                        if driven else ""), ""]
+                     "status says why not otherwise. " + RULE
+                     + "".join(f" {caveat(judge)}" for judge in sorted(driven)), ""]
         lines += [f"### {section} ({nb}; [table]({rel(tables_dir / f'claims_{nb}.md')}))", "",
-                  "| claim | quantity | paper | ours | n | status |", "|---|---|---|---|---|---|"]
+                  "| claim | quantity | paper | ours | agrees | n | status |",
+                  "|---|---|---|---|---|---|---|"]
         for r in t.itertuples():
             ours = _num(r.ours) + (f" [{_num(r.ours_low)}, {_num(r.ours_high)}]"
                                    if pd.notna(r.ours_low) else "") if pd.notna(r.ours) else "—"
             n = "" if pd.isna(r.n) else str(int(r.n))
-            lines.append(f"| {r.claim_id} | {r.quantity} | {r.paper:g} {r.unit} | {ours} | {n} "
-                         f"| {r.status} |")
+            agreed = r.agrees if isinstance(r.agrees, str) else ""
+            lines.append(f"| {r.claim_id} | {r.quantity} | {r.paper:g} {r.unit} | {ours} | "
+                         f"{agreed} | {n} | {r.status} |")
         lines.append("")
     return lines
 

@@ -11,6 +11,7 @@ import pandas as pd
 
 from tjb_lib import metrics
 from tjb_lib.float_metrics import BY, original_wording
+from tjb_lib.paper_match import agrees
 from tjb_lib.protocols.specs import Spec, setting_name
 from tjb_lib.report import claim_value, paper_table
 
@@ -30,6 +31,8 @@ def order_gaps(nb) -> pd.DataFrame:
     is_ref = (out["split"] == "mechanical_hotpotqa") & (out["level"] == "L0")
     out["paper"] = np.where(is_ref, claim_value("C111"), np.nan)
     out["paper_judge"] = np.where(is_ref, "GPT-5.5", "")
+    out["agrees"] = [agrees(*v) for v in zip(out["paper"], out["order_gap"],
+                                               out["order_gap_low"], out["order_gap_high"])]
     return out
 
 
@@ -151,9 +154,10 @@ def table_2(nb=None, root=None) -> pd.DataFrame:
         hit = ours[(ours["kind"] == kind) & (ours["validation_set"] == group)] \
             if len(ours) else ours
         for m in TABLE_2_METRICS:
+            value = float(hit[m].iloc[0]) if len(hit) else np.nan
             out.append({"validation_set": prow["validation_set"], "metric": m,
-                        "paper": float(prow[m]),
-                        "ours": float(hit[m].iloc[0]) if len(hit) else np.nan,
+                        "paper": float(prow[m]), "ours": value,
+                        "agrees": agrees(float(prow[m]), value),
                         "n": int(hit["n"].iloc[0]) if len(hit) else 0, "paper_n": prow["n"],
                         "status": "ok" if len(hit) else "needs human labels",
                         "paper_signal": prow["main_human_label_signal"],
