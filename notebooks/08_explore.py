@@ -27,8 +27,10 @@
 # store) and lets you move through them: judge, prompt level L0–L4, tier, and a Tie threshold
 # that re-decides logit-scored verdicts from their stored P(A), P(B), P(Tie) without calling the
 # judge again; the "paper" choice draws the paper's reported frontier beside the judge you pick.
-# Run headless (papermill, `make reproduce`) it shows a fixed default view; in Jupyter the last
-# cell adds the interactive controls.
+# It first says what the judge's position-only controls show: a judge that answers one slot on
+# identical candidates is position-driven, and its rates below describe that artefact. Run
+# headless (papermill, `make reproduce`) it shows a fixed default view; in Jupyter the last cell
+# adds the interactive controls, with their starting view drawn at once.
 
 # %% tags=["parameters"]
 judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
@@ -42,14 +44,16 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import explore, frontier, notebook, sample
+from tjb_lib import explore, notebook, position, sample
 from tjb_lib.pairs import load_split
 from tjb_lib.protocols.specs import LEVELS
 
 notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
+notebook.show_every_column()
 
 FLOATS = ["table_a14", "table_a19", "table_a11", "table_a16"]  # equivalence, soft, moderate, controls
-rows = sample.run_jobs(sample.jobs(FLOATS, scale), judge, replay_only=replay_only, progress=False)
+rows = sample.run_jobs(sample.jobs(FLOATS, scale), judge, replay_only=replay_only,
+                      progress=False)
 
 # Other judges whose raw outputs ship with the compendium join the judge drop-down (ladder only).
 splits = sorted({j.split for j in sample.jobs(FLOATS, scale)})
@@ -71,6 +75,9 @@ if shown != judge:
                      + (" (replay_only: nothing is called)" if replay_only else "")
                      + f": the views below show the shipped judge **{shown}**; the drop-down "
                      "at the end lists every judge.*"))
+levels = position.position_levels(rows, shown)
+display(Markdown(("**Position-driven judge.** " if position.slot_picking(levels) else "")
+                 + position.position_reading(shown, levels)))
 
 # %% [markdown]
 # A judge folder named `<judge>-rationales` holds a run of `python -m tjb_lib judge --rationales`:
@@ -155,69 +162,14 @@ else:
 # %% [markdown]
 # ## Interactive explorer
 #
-# In Jupyter, pick a judge, level, tier and threshold; tick "paper" to draw the paper's reported
-# frontier beside the judge you picked. Run headless there is no front end, so the controls
-# render as inert widgets; every number above was computed without them.
+# Pick a judge, level, tier and threshold; untick "paper" to draw the judge alone. The view below
+# the controls is drawn now and redrawn in place at every change. Run headless there is no front
+# end, so the controls render as inert widgets under the view of their starting values.
 
 # %%
 try:
-    import ipywidgets as widgets
+    from tjb_lib.explore_ui import Explorer
 except ImportError:  # the explorer is optional; the static view above stands on its own
-    widgets = None
     print("ipywidgets is not installed: the static view above is the whole explorer.")
-
-if widgets is not None:
-    w_judge = widgets.Dropdown(options=explore.judge_labels(rows), value=shown,
-                               description="judge", layout=widgets.Layout(width="95%"))
-    w_level = widgets.Dropdown(options=["all", *choices["level"]], value="L0",
-                               description="level")
-    w_tier = widgets.Dropdown(options=["all", *choices["tier"]], value="all",
-                              description="tier")
-    w_threshold = widgets.FloatSlider(value=0.0, min=0.0, max=1.0, step=0.05,
-                                      description="Tie if |P(A)−P(B)| <", readout_format=".2f",
-                                      continuous_update=False,
-                                      style={"description_width": "initial"})
-    w_paper = widgets.Checkbox(value=True, description="paper: draw the paper's frontier")
-
-    def show(judge_name, level, tier, threshold, with_paper):
-        sub = explore.select(rows, judge_name, level)
-        if threshold and not explore.has_probabilities(sub):
-            display(Markdown(f"*{judge_name} has no stored label probabilities at this "
-                             "level: showing its verdicts as returned.*"))
-            threshold = 0.0
-        view = explore.static_view(rows, judge_name, level, tier, threshold)
-        if view.empty:
-            display(Markdown(f"*No verdicts for {judge_name} · {level} · {tier}.*"))
-            return
-        display(view[["tier", "meaning_of_tie", "n", "cited", "plain", "tie", "unparsed"]]
-                .round(1))
-        tiers = [tier] if tier != "all" else list(view["tier"])
-        for meaning, m in explore.TIE_MEANINGS.items():
-            if m.tier in tiers:
-                ex = explore.example_pairs(split_pairs, rows, meaning, judge_name, level, threshold,
-                                           n=1, seed=seed)
-                if ex:
-                    display(Markdown(explore.render_example(ex[0], max_chars=500)))
-        if with_paper:
-            ladder = explore.select(rows, judge_name)
-            if threshold and explore.has_probabilities(ladder):
-                ladder = frontier.redecide(ladder, tie_margin=threshold)
-            explore.plot_tiers(explore.operating_point(ladder, by=("judge", "level")), paper)
-            plt.show()
-
-    # Drawn on the first change of a control, not while the cell runs: a figure captured into
-    # an Output widget during execution can hang papermill, whose stand-in for the widget
-    # writes to the kernel while it waits for the cell's reply. The view above is the start.
-    out = widgets.Output()
-    controls = [w_judge, w_level, w_tier, w_threshold, w_paper]
-
-    def refresh(_change):
-        with out:
-            out.clear_output(wait=True)
-            show(w_judge.value, w_level.value, w_tier.value, w_threshold.value, w_paper.value)
-
-    for control in controls:
-        control.observe(refresh, names="value")
-    display(widgets.VBox([*controls, widgets.HTML(
-        "<i>Change any control: the table, one example pair per meaning of Tie and the "
-        "frontier for that setting appear below.</i>"), out]))
+else:
+    display(Explorer(rows, shown, paper, split_pairs, seed=seed))

@@ -53,6 +53,7 @@ from tjb_lib import annotate, explore, frontier, metrics, notebook, paths, sampl
 from tjb_lib import judge_yourself as jy
 
 notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
+notebook.show_every_column()
 if labels not in ("example", "mine"):
     raise ValueError(f"labels must be 'example' or 'mine', got {labels!r}")
 FOLDER = (Path(outputs_dir) if outputs_dir else paths.OUTPUTS) / "judge_yourself"
