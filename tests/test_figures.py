@@ -112,3 +112,18 @@ def test_svg_output_is_byte_stable(tmp_path):
 def test_figure_needs_the_comparison_columns():
     with pytest.raises(ValueError, match="figure_2: comparison frame lacks column"):
         figures.figure_2(pd.DataFrame({"split": ["HotpotQA"]}))
+
+
+def test_every_figure_says_what_it_shows_and_figure_2_has_no_panel_column_of_the_paper():
+    for f in floats.FLOATS.values():
+        assert bool(f.figure) == bool(f.caption), f.name
+    with pytest.raises(ValueError, match="a figure needs a caption"):
+        floats.Float("figure_x", "§5.4", "x", "05_frontier", figure=figures.figure_3)
+    rows = pd.DataFrame([{"pair_id": f"mechanical_hotpotqa:{i // 2}",
+                          "split": "mechanical_hotpotqa", "target_relation": "equivalent",
+                          "gold": "tie", "order": ("cited_first", "plain_first")[i % 2], "protocol": "ladder",
+                          "level": "L0", "paraphrase": "p0", "judge": "smollm2",
+                          "decision": "tie"} for i in range(10)])
+    table = compare.compare_float("figure_2", rows, "smollm2")
+    assert "panel" not in table.columns  # the paper's a/b/c (one per judge) is not our (a)/(b)
+    assert set(table["split"]) == {"HotpotQA", "FinQA", "Natural"}

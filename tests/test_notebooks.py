@@ -112,6 +112,20 @@ def _images(executed: Path) -> int:
     return sum("image/png" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
 
 
+def _shown_text(executed: Path) -> str:
+    """Everything a reader sees as text or HTML in an executed notebook."""
+    nb = nbformat.read(executed, as_version=4)
+    return "\n".join(str(o.get("text", "")) + "".join(
+        str(o.get("data", {}).get(k, "")) for k in ("text/html", "text/markdown", "text/plain"))
+        for c in nb.cells for o in c.get("outputs", []))
+
+
+def _no_hidden_columns(executed: Path) -> None:
+    """No table hides columns behind pandas' "..." (HTML or text)."""
+    text = _shown_text(executed)
+    assert "<th>...</th>" not in text and "<td>...</td>" not in text, executed.name
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", [pytest.param(s, marks=() if s in ("00_benchmark",
                                                                     "01_human_validation")
@@ -140,6 +154,10 @@ def test_notebook_replays_and_writes_its_floats_with_the_papers_rows(stem, tmp_p
     shown = sum(floats.get(n).figure is not None for n in
                 [f.name for f in mine] + (["figure_2"] if stem == "02_presentation" else []))
     assert _images(executed) == shown, f"{stem}: figures are not inside the notebook"
+    _no_hidden_columns(executed)
+    text = _shown_text(executed)
+    for f in mine:  # each figure says what it shows, in words
+        assert f.figure is None or f.caption in text, f.name
     claims = pd.read_csv(out / "tables" / f"claims_{stem}.csv")
     assert set(claims["claim_id"]) == set(claim_registry.claims_of(stem))
     assert claims["paper"].notna().all() and claims["status"].notna().all()
@@ -156,6 +174,7 @@ def test_beyond_and_workbook_notebooks_run_headless_on_the_shipped_outputs(stem,
     shown = "\n".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/markdown", ""))
                       for c in nb.cells for o in c.get("outputs", []))
     assert "No stored verdicts" not in shown  # the shipped raw outputs cover what it replays
+    _no_hidden_columns(executed)
     for f in floats.of_notebook(stem):
         assert (tmp_path / "outputs" / "tables" / f"{f.name}.csv").exists(), f.name
     if stem == "09_beyond":

@@ -53,10 +53,13 @@ class Float:
     comparison: Comparison | None = None     # paper rows -> our cells
     table: Callable[[Any], pd.DataFrame] | None = None  # else: built from the notebook context
     figure: Callable[[pd.DataFrame], Any] | None = None  # draws the table
+    caption: str = ""                        # what the figure shows, in words
     headlines: tuple[tuple[str, Mapping[str, object]], ...] = ()
     paper: bool = True                       # False: a table of ours, not printed by the paper
 
     def __post_init__(self) -> None:
+        if (self.figure is None) != (not self.caption):
+            raise ValueError(f"float {self.name}: a figure needs a caption, and only a figure")
         try:
             sections.check(self.notebook)
         except ValueError as e:

@@ -197,13 +197,14 @@ class Notebook:
         if f.notebook == self.name:
             write_table(table, name, self.tables, notes)
         if self.position_driven and f.name != "table_a16":
-            _display(f"*{caveat(self.judge)}*")
+            _display(f"*{caveat(self.judge, 'figure and its table' if f.figure else 'table')}*")
         if f.figure is not None:
             fig = f.figure(table)
             if f.notebook == self.name:
                 save_figure(fig, name, self.figures)
             _display(fig)
             plt.close(fig)
+            _display(f.caption)
         return present(table)
 
     def claims(self) -> pd.DataFrame:

@@ -62,10 +62,11 @@ def slot_picking(levels: Sequence[dict]) -> str | None:
     return None
 
 
-def caveat(judge: str) -> str:
-    """What every table of a position-driven judge says beside it (notebooks, Markdown)."""
+def caveat(judge: str, what: str = "table") -> str:
+    """What every table (or figure) of a position-driven judge says beside it (notebooks,
+    Markdown, REPORT.md)."""
     return (f"{judge}'s verdicts are position-driven (on the position-only controls, identical "
-            "candidates where the right verdict is Tie, it answers one slot): read this table "
+            f"candidates where the right verdict is Tie, it answers one slot): read this {what} "
             "as that artefact, not as content preferences; whether it agrees with the paper "
             "says nothing about the paper's effects.")
 

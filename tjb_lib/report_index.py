@@ -208,7 +208,8 @@ def build(folder: Path) -> str:
             is_driven = bool(driven) and f.name != "table_a16" and "judge" in table.columns \
                 and set(table["judge"].dropna().astype(str)) <= driven
             lines.append(f"- **{f.name}** ({f.section}, {f.title}; {', '.join(links)}): "
-                         f"{reading(f.name, table, is_driven) if len(table) else 'figure only'}")
+                         f"{reading(f.name, table, is_driven) if len(table) else 'figure only'}"
+                         + (f". *{f.caption}*" if f.caption and fig.exists() else ""))
         lines.append("")
     others = sorted(n for n in written - set(floats.FLOATS) if not n.startswith("claims_"))
     if others:
