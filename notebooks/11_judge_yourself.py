@@ -29,8 +29,16 @@
 # your Ties means: **correct** on equivalent pairs, **calibrated** on soft pairs, **costly** on
 # moderate pairs.
 #
-# Run headless (papermill, `make reproduce`) there is nobody to click, so the results section
-# runs on a shipped **example** label set, written by a documented rule, not by a person.
+# **For a 15-minute class** the default is one pair per tier: 6 answers, well under 15 minutes
+# of reading (the first cell prints the words of your draw and the minutes they take at 200
+# words a minute); two pairs per tier (`n_per_tier = 2`) take about twice as long. The next
+# student types a code of their own above the buttons and starts afresh; every code keeps its
+# workbook.
+#
+# Until your two rounds are done, the results section shows a shipped **example** label set
+# instead, written by a documented rule, not by a person, on other pairs than yours: nothing
+# shown before your last click tells you anything about your own pairs. Run headless (papermill,
+# `make reproduce`) there is nobody to click, so it shows that example.
 
 # %% tags=["parameters"]
 judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
@@ -39,8 +47,7 @@ seed = 20260923        # example and simulation seed
 replay_only = False    # True: only replay stored judge calls, never call the judge
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
 annotator = "you"      # the code your workbook is saved under (letters, digits, - or _)
-n_per_tier = 4         # pairs per tier: equivalence, soft, moderate (each judged twice)
-labels = "example"     # whose verdicts the results section reads: "example" or "mine"
+n_per_tier = 1         # pairs per tier (equivalence, soft, moderate), each judged twice
 
 # %%
 from pathlib import Path
@@ -54,13 +61,12 @@ from tjb_lib import judge_yourself as jy
 
 notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
 notebook.show_every_column()
-if labels not in ("example", "mine"):
-    raise ValueError(f"labels must be 'example' or 'mine', got {labels!r}")
 FOLDER = (Path(outputs_dir) if outputs_dir else paths.OUTPUTS) / "judge_yourself"
 drawn = jy.draw_pairs(n_per_tier, seed, scale)
 jy.export_rounds(drawn, FOLDER, seed)
 print(f"{len(drawn)} pairs ({n_per_tier} per tier, tiers hidden until the end), two rounds; "
       f"workbooks and keys in {FOLDER}")
+print(jy.reading_note(FOLDER))
 
 # %% [markdown]
 # ## The two instructions
@@ -106,7 +112,7 @@ print(f"{judge}: {len(judge_rows)} stored verdicts on these pairs; paper judges:
 def show_results(verdicts: pd.DataFrame) -> None:
     """A person's verdicts beside the judge's on the same pairs and the paper's judges."""
     who = verdicts["judge"].iloc[0]
-    same = judge_rows[judge_rows["pair_id"].isin(set(verdicts["pair_id"]))]
+    same = all_rows[all_rows["pair_id"].isin(set(verdicts["pair_id"]))]
     runs = [(who, verdicts)] + ([(judge, same)] if not same.empty else [])
     table = pd.concat([explore.static_view(rows, name, lv).assign(judge=name, level=lv)
                        for name, rows in runs for lv in jy.LEVELS], ignore_index=True)
@@ -117,8 +123,9 @@ def show_results(verdicts: pd.DataFrame) -> None:
                          "judges are drawn beside yours.*"))
     points = pd.concat([frontier.tier_rates(rows, by=("judge", "level")) for _, rows in runs],
                        ignore_index=True)
-    explore.plot_tiers(points, paper, levels=jy.LEVELS)
-    plt.show()
+    fig = explore.plot_tiers(points, paper, levels=jy.LEVELS)
+    display(fig)
+    plt.close(fig)
     display(Markdown(jy.tie_readings(verdicts)))
     display(Markdown("**The key, item by item** (which side was shown as A, and the verdict "
                      "in the paper's terms):"))
@@ -131,8 +138,9 @@ def show_results(verdicts: pd.DataFrame) -> None:
 # Read the instruction above the task, then the two candidates, and click. **Back** shows the
 # previous item again; a new click replaces its answer. Every click is saved, so you can stop
 # and come back: reopening the notebook resumes where you were. When the last item of the
-# second round is answered, your results appear under the buttons. Headless, the buttons are
-# inert and the next section reads the example labels instead.
+# second round is answered, your results appear under the buttons. The next student types a code
+# of their own and clicks **Start with this code**. Headless, the buttons are inert and the next
+# section reads the example labels instead.
 
 # %%
 from tjb_lib.judge_yourself_ui import JudgeYourself  # noqa: E402  (needs ipywidgets)
@@ -143,14 +151,17 @@ display(session)
 # %% [markdown]
 # ## Results
 #
-# With `labels = "example"` (the default, and the only choice headless) this section reads the
-# shipped example set in `data/judge_yourself/example/`; with `labels = "mine"` it reads your
-# saved workbook, the same report the buttons show when you finish.
+# Once both of your rounds are saved this section reads your workbook (the report the buttons
+# show when you finish; run the cell again). Until then, and headless, it reads the shipped
+# example set in `data/judge_yourself/example/`, whose pairs are never among yours.
 
 # %%
-if labels == "example":
+if session.done:
+    verdicts = jy.read_verdicts(FOLDER, session.annotator)
+else:
     display(Markdown(
-        "**EXAMPLE LABELS, NOT A PERSON.** These verdicts were written by a deterministic rule, "
+        "**EXAMPLE LABELS, NOT A PERSON, ON OTHER PAIRS THAN YOURS.** These verdicts were "
+        "written by a deterministic rule, "
         "`tjb_lib.judge_yourself.example_answer`, that reads only the two candidates as shown: "
         "under L0 the candidate with more substance wins (text left once citation-like display "
         "is removed), equal substance goes to the candidate showing more display, and identical "
@@ -158,8 +169,6 @@ if labels == "example":
         "answer. No human labelled these pairs; `data/judge_yourself/example/README.md` says "
         "how the set was made."))
     verdicts = jy.read_verdicts(jy.EXAMPLE_DIR, jy.EXAMPLE_ANNOTATOR)
-else:
-    verdicts = jy.read_verdicts(FOLDER, annotator)
 show_results(verdicts)
 
 # %% [markdown]
@@ -180,8 +189,8 @@ show_results(verdicts)
 # annotator's file.
 
 # %%
-source, code = ((jy.EXAMPLE_DIR, jy.EXAMPLE_ANNOTATOR) if labels == "example"
-                else (FOLDER, annotator))
+source, code = ((FOLDER, session.annotator) if session.done
+                else (jy.EXAMPLE_DIR, jy.EXAMPLE_ANNOTATOR))
 for level in jy.LEVELS:
     path = jy.answers_path(source, level, code)
     back = annotate.import_workbook(path, source / f"{jy.stem(level)}.key.csv",

@@ -51,6 +51,47 @@ def test_pairs_are_drawn_per_tier_from_the_planned_sample_and_repeat_with_the_se
         jy.draw_pairs(10_000, seed=7)
 
 
+def test_a_students_draw_never_holds_a_pair_of_the_shipped_example():
+    example = set(jy.example_pair_ids())
+    assert len(example) == 3 * jy.EXAMPLE_DRAW["n_per_tier"]
+    for seed in (jy.EXAMPLE_DRAW["seed"], 1, 2, 3):
+        for n in (1, jy.EXAMPLE_DRAW["n_per_tier"]):
+            assert not {p.pair_id for p in jy.draw_pairs(n, seed)} & example, (seed, n)
+
+
+def test_the_reading_load_counts_the_words_a_student_reads(rounds):
+    load = jy.reading_load(rounds).set_index("round")
+    shown = jy.items(rounds, "L4")
+    words = len(jy.instruction("L4").split()) + sum(
+        len(t.split()) for c in ("task", "candidate_A", "candidate_B") for t in shown[c])
+    assert load.loc["L4", "words"] == words and load.loc["L4", "items"] == len(shown)
+    assert load.loc["L4", "minutes"] == pytest.approx(words / jy.READING_WPM)
+    note = jy.reading_note(rounds)
+    assert f"{len(shown) * 2} answers in 2 rounds" in note and f"{words:,} in round L4" in note
+
+
+def test_the_readme_says_how_long_the_class_size_takes(tmp_path):
+    """The default draw of notebook 11 (one pair per tier), measured as the notebook does."""
+    import ast
+    import re
+
+    import jupytext
+
+    from tjb_lib import paths
+
+    nb = jupytext.read(paths.NOTEBOOKS / "11_judge_yourself.py")
+    params = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    defaults = {t.id: ast.literal_eval(n.value) for n in ast.parse(params.source).body
+                if isinstance(n, ast.Assign) for t in n.targets}
+    jy.export_rounds(jy.draw_pairs(defaults["n_per_tier"], defaults["seed"]), tmp_path,
+                     defaults["seed"])
+    readme = (paths.ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"notebook 11 at its class size[^.]*?: (.+? minutes of reading at \d+ "
+                     r"words a minute)", readme, re.S)
+    assert said, "the README does not say how long notebook 11 takes"
+    assert " ".join(said.group(1).split()) in jy.reading_note(tmp_path)
+
+
 def test_rounds_are_blind_and_shuffled_afresh(rounds, pairs):
     keys = _keys(rounds)
     for level in jy.LEVELS:

@@ -1,25 +1,21 @@
 """Notebook 11 in a real browser: JupyterLab on 127.0.0.1, headless Chromium driven by selenium,
 Run All, then the A / B / Tie buttons clicked on screen until both rounds are done. Checks that
-the widgets render, that every click reaches the student's workbook on disk, that the results
-appear under the buttons, and that no pair text (the buttons' items with FinQA "$" amounts, and
-the explorer's rendering of such a pair) is typeset as math."""
+the widgets render, that nothing of the student's own pairs (their pair ids, the key, a
+result) is on the page before the last click, that every click reaches the student's workbook on
+disk, that the results appear under the buttons, that candidates wrap between words only, and
+that no pair text (the buttons' items with FinQA "$" amounts, and the explorer's rendering of
+such a pair) is typeset as math."""
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from tjb_lib import judge_yourself as jy
 from tjb_lib import paths
 
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+from _jupyter import NOTEBOOK_JS, chromium, jupyter_lab, needs_browser, open_notebook, wait
+
 SHIPPED = paths.RAW_OUTPUTS / "smollm2"
 EXPLORER_EXAMPLE = """\
 from IPython.display import Markdown
@@ -33,18 +29,9 @@ Markdown(explore.render_example({"meaning": "costly", "split": p.split, "pair_id
                                  "verdicts": []}))"""
 
 pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
-                       reason="needs Debian's chromium and chromium-driver "
-                              "(apt-get install chromium chromium-driver)"),
+    pytest.mark.slow, needs_browser,
     pytest.mark.skipif(not SHIPPED.is_dir(), reason="needs the shipped raw outputs of smollm2"),
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _seed_with_a_dollar_amount() -> int:
@@ -72,112 +59,76 @@ def lab(tmp_path):
     nb.cells[1:1] = [nbformat.v4.new_markdown_cell("MATH CONTROL: $x^2$"),
                      nbformat.v4.new_code_cell(EXPLORER_EXAMPLE)]
     jupytext.write(nb, tmp_path / "judge.ipynb")
-    port, token = _free_port(), "tjb-browser-test"
-    env = {**os.environ, "PYTHONPATH": str(paths.ROOT),
-           **{var: str(tmp_path / sub) for var, sub in (
-               ("JUPYTER_CONFIG_DIR", "cfg"), ("JUPYTER_RUNTIME_DIR", "rt"),
-               ("JUPYTERLAB_SETTINGS_DIR", "st"), ("JUPYTERLAB_WORKSPACES_DIR", "ws"))}}
-    log = open(tmp_path / "lab.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
-         "--ip=127.0.0.1", f"--ServerApp.root_dir={tmp_path}", f"--IdentityProvider.token={token}",
-         "--ServerApp.allow_root=True", "--LabApp.expose_app_in_browser=True",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-         "--LabApp.news_url=None"],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise AssertionError("jupyter lab exited: "
-                                         + (tmp_path / "lab.log").read_text())
-                time.sleep(0.5)
-        else:
-            raise AssertionError("jupyter lab did not answer within 60 s")
-        yield {"url": f"{base}/lab/tree/judge.ipynb?token={token}", "out": tmp_path / "out"}
-    finally:
-        os.killpg(proc.pid, 15)  # the server shuts its kernels down on SIGTERM
-        proc.wait(timeout=30)
-        log.close()
-
-
-@pytest.fixture
-def browser(tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1400,1000",
-                 f"--user-data-dir={tmp_path / 'chromium'}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
-
-
-def _wait(what, check, timeout=180):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.5)
-    raise AssertionError(f"timed out waiting for {what}")
+    with jupyter_lab(tmp_path, tmp_path) as url:
+        yield {"url": url("judge.ipynb"), "out": tmp_path / "out"}
 
 
 def test_a_student_clicks_through_both_rounds_in_jupyterlab_and_no_pair_text_is_math(lab,
-                                                                                      browser):
+                                                                                      tmp_path):
     from selenium.webdriver.common.by import By
 
-    browser.get(lab["url"])
-    notebook = ("const app = window.jupyterapp; const panel = app && Array.from("
-                "app.shell.widgets('main')).find(w => w.sessionContext);")
-    _wait("the notebook and its kernel", lambda: browser.execute_script(
-        notebook + "const s = panel && panel.sessionContext.session;"
-        "return !!(s && s.kernel && s.kernel.status === 'idle');"))
-    assert browser.execute_script(
-        notebook + "app.shell.activateById(panel.id);"
-        "return app.commands.execute('notebook:run-all-cells').then(() => 'ran');") == "ran"
+    with chromium(tmp_path) as browser:
+        open_notebook(browser, lab["url"])
+        assert browser.execute_script(
+            NOTEBOOK_JS + "app.shell.activateById(panel.id);"
+            "return app.commands.execute('notebook:run-all-cells').then(() => 'ran');") == "ran"
 
-    def buttons():
-        found = {b.text: b for b in
-                 browser.find_elements(By.CSS_SELECTOR, ".jupyter-widgets button")
-                 if b.text in jy.ANSWERS}
-        return found if len(found) == 3 and all(b.is_enabled() for b in found.values()) else None
+        def buttons():
+            found = {b.text: b for b in
+                     browser.find_elements(By.CSS_SELECTOR, ".jupyter-widgets button")
+                     if b.text in jy.ANSWERS}
+            return found if len(found) == 3 and all(b.is_enabled() for b in found.values()) \
+                else None
 
-    try:
-        _wait("the A / B / Tie buttons", buttons)
-    except AssertionError as e:  # say what the notebook showed instead of the buttons
-        raise AssertionError(f"{e}; the notebook's errors: " + str(browser.execute_script(
-            notebook + "const errs = []; for (const cell of panel.content.model.cells) {"
-            " if (cell.type !== 'code') continue; for (let i = 0; i < cell.outputs.length; i++)"
-            " { const o = cell.outputs.get(i).toJSON(); if (o.output_type === 'error')"
-            " errs.push(o.ename + ': ' + o.evalue); } } return errs;"))) from None
-    items = 2 * len(jy.TIERS)  # one pair per tier, two rounds
-    saved_dir = lab["out"] / "judge_yourself" / "labels"
-    for n in range(items):
-        _wait("the buttons", buttons)[jy.ANSWERS[n % 3]].click()
-        _wait("the click to reach the workbook", lambda: sum(
-            len(jy.read_answers(lab["out"] / "judge_yourself", lv, "browser"))
-            for lv in jy.LEVELS) == n + 1)
-    assert sorted(p.name for p in saved_dir.rglob("*.csv")) == ["browser.csv", "browser.csv"]
-    results = _wait("the student's results under the buttons", lambda: [
-        e for e in browser.find_elements(By.CSS_SELECTOR, ".widget-output")
-        if "Tie is costly" in e.text and e.find_elements(By.TAG_NAME, "img")])
-    assert "browser: under L0" in results[0].text  # the readings name the student's verdicts
-    verdicts = jy.read_verdicts(lab["out"] / "judge_yourself", "browser")
-    assert len(verdicts) == items and set(verdicts["level"]) == set(jy.LEVELS)
-    typeset = browser.execute_script(
-        "return Array.from(document.querySelectorAll('mjx-container')).map("
-        "e => e.closest('.jp-Cell').textContent.includes('MATH CONTROL'));")
-    assert typeset and all(typeset), "pair text was typeset as math (or nothing was typeset)"
+        try:
+            wait("the A / B / Tie buttons", buttons)
+        except AssertionError as e:  # say what the notebook showed instead of the buttons
+            raise AssertionError(f"{e}; the notebook's errors: " + str(browser.execute_script(
+                NOTEBOOK_JS + "const errs = []; for (const cell of panel.content.model.cells) {"
+                " if (cell.type !== 'code') continue;"
+                " for (let i = 0; i < cell.outputs.length; i++) {"
+                " const o = cell.outputs.get(i).toJSON(); if (o.output_type === 'error')"
+                " errs.push(o.ename + ': ' + o.evalue); } } return errs;"))) from None
+        rounds = lab["out"] / "judge_yourself"
+        mine = {p for lv in jy.LEVELS
+                for p in pd.read_csv(rounds / f"{jy.stem(lv)}.key.csv")["pair_id"]}
+        wait("the example's results", lambda: "EXAMPLE: under L0" in _page(browser))
+
+        def nothing_of_mine_shown():
+            page = _page(browser)
+            assert not [p for p in mine if p in page], "the student's pairs are on the page"
+            assert "browser: under L0" not in page
+
+        nothing_of_mine_shown()  # after Run All: the example, on other pairs
+        styles = browser.execute_script(
+            "return Array.from(document.querySelectorAll('.widget-html pre')).map("
+            "p => getComputedStyle(p).wordBreak);")
+        assert styles and set(styles) == {"normal"}, styles  # no "Liber al", no "[doc3:s 0]"
+        items = 2 * len(jy.TIERS)  # one pair per tier, two rounds
+        for n in range(items):
+            if n == items - 1:
+                nothing_of_mine_shown()  # up to the last click
+            wait("the buttons", buttons)[jy.ANSWERS[n % 3]].click()
+            wait("the click to reach the workbook", lambda: sum(
+                len(jy.read_answers(rounds, lv, "browser")) for lv in jy.LEVELS) == n + 1)
+        saved_dir = rounds / "labels"
+        assert sorted(p.name for p in saved_dir.rglob("*.csv")) == ["browser.csv", "browser.csv"]
+        results = wait("the student's results under the buttons", lambda: [
+            e for e in browser.find_elements(By.CSS_SELECTOR, ".widget-output")
+            if "Tie is costly" in e.text and e.find_elements(By.TAG_NAME, "img")])
+        assert "browser: under L0" in results[0].text  # the readings name the student's verdicts
+        assert mine & set(results[0].text.split())  # and now the key, item by item
+        verdicts = jy.read_verdicts(rounds, "browser")
+        assert len(verdicts) == items and set(verdicts["level"]) == set(jy.LEVELS)
+        typeset = browser.execute_script(
+            "return Array.from(document.querySelectorAll('mjx-container')).map("
+            "e => e.closest('.jp-Cell').textContent.includes('MATH CONTROL'));")
+        assert typeset and all(typeset), "pair text was typeset as math (or nothing was typeset)"
+
+
+def _page(browser) -> str:
+    """The notebook's text as shown, but for the two cells this test adds (the math control and
+    the explorer's rendering of a FinQA pair, which names its own pair)."""
+    return browser.execute_script(
+        NOTEBOOK_JS + "return Array.from(panel.content.widgets).filter((c, i) => i < 1 || i > 2)"
+        ".map(c => c.node.innerText).join('\\n');")

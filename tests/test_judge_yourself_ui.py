@@ -106,3 +106,29 @@ def test_without_a_front_end_the_session_is_one_plain_line(folder):
     bundle = JudgeYourself(folder, "stu")._repr_mimebundle_()
     assert bundle["text/plain"].startswith("Judge it yourself: 12 items in 2 rounds for 'stu'")
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_a_second_student_types_a_code_and_starts_afresh_and_the_first_keeps_theirs(folder):
+    app = JudgeYourself(folder, "stu")
+    app.buttons["A"].click()
+    app.buttons["B"].click()
+    first = {lv: jy.read_answers(folder, lv, "stu") for lv in jy.LEVELS}
+    app.code.value = "stu-2"
+    app.start.click()
+    assert app.annotator == "stu-2" and app.position == (0, 0)
+    assert "0 of 12 answers saved" in app.status.value
+    app.buttons["Tie"].click()
+    assert {lv: jy.read_answers(folder, lv, "stu") for lv in jy.LEVELS} == first  # kept
+    assert len(jy.read_answers(folder, "L0", "stu-2")) == 1
+    app.code.value = "stu"
+    app.start.click()  # the first student comes back where they left off
+    assert app.annotator == "stu" and app.position == (0, 2)
+    app.code.value = "not a code!"
+    app.start.click()
+    assert app.annotator == "stu" and "annotator code" in app.status.value
+
+
+def test_candidates_wrap_between_words_only(folder):
+    app = JudgeYourself(folder, "stu")
+    style = app.candidate_a.value.split("<pre style=\"", 1)[1].split("\"", 1)[0]
+    assert "word-break: normal" in style and "overflow-wrap: break-word" in style

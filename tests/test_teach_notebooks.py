@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 import nbformat
+import pandas as pd
 import pytest
 
 from tjb_lib import paths
@@ -56,13 +57,17 @@ def test_judge_yourself_runs_headless_on_the_example_and_reruns_to_the_same_file
     params = {"replay_only": True, "outputs_dir": str(tmp_path / "o")}
     first = execute(source, parameters=params, out_dir=tmp_path / "nb").read_bytes()
     text, images = _outputs(tmp_path / "nb" / "11_judge_yourself.ipynb")
-    assert "EXAMPLE LABELS, NOT A PERSON" in text and images == 1
+    assert "EXAMPLE LABELS, NOT A PERSON, ON OTHER PAIRS THAN YOURS" in text and images == 1
     for meaning in ("Tie is correct", "Tie is calibrated", "Tie is costly"):
         assert meaning in text
-    assert "Judge it yourself: 24 items in 2 rounds" in text  # the inert buttons, one line
+    assert "Judge it yourself: 6 items in 2 rounds" in text  # the inert buttons, one line
+    assert "minutes of reading at 200 words a minute" in text  # what the class size costs
     assert "EXAMPLE: under L0" in text and "smollm2 picks slot A" in text
+    rounds = tmp_path / "o" / "judge_yourself"
     for level in ("L0", "L4"):  # the blind rounds for a student, written under outputs_dir
-        assert (tmp_path / "o" / "judge_yourself" / f"judge_yourself_{level}.xlsx").exists()
+        assert (rounds / f"judge_yourself_{level}.xlsx").exists()
+        for pair in pd.read_csv(rounds / f"judge_yourself_{level}.key.csv")["pair_id"]:
+            assert pair not in text, f"the notebook shows the student's pair {pair}"
     again = execute(source, parameters=params, out_dir=tmp_path / "nb").read_bytes()
     assert first == again
     assert str(paths.ROOT).encode() not in first

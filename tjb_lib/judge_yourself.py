@@ -34,8 +34,12 @@ ANSWERS = ("A", "B", "Tie")
 EXAMPLE_DIR = paths.DATA / "judge_yourself" / "example"
 EXAMPLE_ANNOTATOR = "EXAMPLE"
 EXAMPLE_COMMENT = "example label written by judge_yourself.example_answer, not by a person"
-#: the draw behind the shipped example: the notebook's defaults
+#: the draw behind the shipped example, from the same pairs a student draws from; a student's
+#: draw leaves these pairs out (:func:`draw_pairs`)
 EXAMPLE_DRAW = {"n_per_tier": 4, "seed": 20260923, "scale": "default"}
+#: a careful reader's pace in words a minute (silent reading of non-fiction runs near 240;
+#: weighing two answers against each other is slower)
+READING_WPM = 200
 
 
 def instruction(level: str) -> str:
@@ -46,20 +50,60 @@ def instruction(level: str) -> str:
 
 def draw_pairs(n_per_tier: int, seed: int, scale: str = "default") -> list[Pair]:
     """``n_per_tier`` pairs from each of the equivalence, soft and moderate tiers, drawn with the
-    seed from the pairs judged at this scale (``tjb_lib.sample``) (the first N of each split of the tier),
-    so a judge's stored verdicts cover the same pairs the student sees."""
+    seed from the pairs judged at this scale (the first N of each split of the tier,
+    ``tjb_lib.sample``), so a judge's stored verdicts cover the pairs the student sees; never a
+    pair of the shipped example (:func:`example_pair_ids`), so the example a notebook shows
+    before the student has judged can never give the student's key away."""
+    return _draw(n_per_tier, seed, scale, exclude=set(example_pair_ids()))
+
+
+def _draw(n_per_tier: int, seed: int, scale: str, exclude: set[str] = frozenset()
+          ) -> list[Pair]:
     if n_per_tier < 1:
         raise ValueError(f"n_per_tier must be >= 1, got {n_per_tier}")
     out: list[Pair] = []
     for t, tier in enumerate(TIERS):
         splits = explore.TIE_MEANINGS[explore.MEANING_OF_TIER[tier]].splits
-        pool = [p for s in splits for p in load_split(s)[:sample.limit_for(s, LEVELS[0], scale)]]
+        pool = [p for s in splits for p in load_split(s)[:sample.limit_for(s, LEVELS[0], scale)]
+                if p.pair_id not in exclude]
         if len(pool) < n_per_tier:
-            raise ValueError(f"tier {tier!r} has {len(pool)} pairs at scale {scale!r}, fewer "
-                             f"than n_per_tier={n_per_tier}")
+            raise ValueError(f"tier {tier!r} has {len(pool)} pairs at scale {scale!r} besides "
+                             f"the example's, fewer than n_per_tier={n_per_tier}")
         pick = np.random.default_rng([seed, t]).choice(len(pool), n_per_tier, replace=False)
         out.extend(pool[i] for i in sorted(pick))
     return out
+
+
+def example_pair_ids() -> list[str]:
+    """The pairs of the shipped example (from its keys); none before it is written."""
+    return sorted({pid for key in EXAMPLE_DIR.glob("*.key.csv")
+                   for pid in pd.read_csv(key, dtype=str)["pair_id"]})
+
+
+# --------------------------------------------------------------------------- a class's time
+
+
+def reading_load(folder: Path | str) -> pd.DataFrame:
+    """Per round: its items, the words a student reads (the instruction, then each item's task
+    and both candidates) and the minutes they take at :data:`READING_WPM`."""
+    rows = []
+    for level in LEVELS:
+        shown = items(folder, level)
+        words = len(instruction(level).split()) + sum(
+            len(text.split()) for col in ("task", "candidate_A", "candidate_B")
+            for text in shown[col])
+        rows.append({"round": level, "items": len(shown), "words": words,
+                     "minutes": words / READING_WPM})
+    return pd.DataFrame(rows)
+
+
+def reading_note(folder: Path | str) -> str:
+    """One sentence on how long the rounds in ``folder`` take to read."""
+    load = reading_load(folder)
+    rounds = " and ".join(f"{r.words:,} in round {r.round}" for r in load.itertuples())
+    return (f"{int(load['items'].sum())} answers in {len(load)} rounds: {rounds} (the "
+            "instruction, then each task and both candidates), about "
+            f"{round(load['minutes'].sum())} minutes of reading at {READING_WPM} words a minute.")
 
 
 # --------------------------------------------------------------------------- workbooks
@@ -198,7 +242,7 @@ def write_example(folder: Path | str = EXAMPLE_DIR) -> list[Path]:
     labels of :func:`example_answer` under ``labels/<round>/EXAMPLE.csv``, from the draw in
     ``EXAMPLE_DRAW``. Returns the files written."""
     folder = Path(folder)
-    pairs = draw_pairs(**EXAMPLE_DRAW)
+    pairs = _draw(**EXAMPLE_DRAW)
     written = []
     with tempfile.TemporaryDirectory() as tmp:
         export_rounds(pairs, tmp, EXAMPLE_DRAW["seed"])

@@ -3,7 +3,10 @@ student's workbook at once, and the student's verdicts handed on when both round
 
 The screen shows only what an annotator's workbook shows (the round's instruction, the task and
 candidates A and B); the key stays on disk until the verdicts are read back. Text is shown in
-``<pre>`` blocks, HTML-escaped, so FinQA's "$" amounts are never typeset as math.
+``<pre>`` blocks, HTML-escaped, so FinQA's "$" amounts are never typeset as math, and wrapped
+between words only (JupyterLab's own style for ``<pre>`` breaks words anywhere: "Liber al").
+A student types a code of their own to start afresh (the last student's workbook is kept) or to
+come back to their own.
 """
 from __future__ import annotations
 
@@ -16,8 +19,8 @@ import pandas as pd
 
 from tjb_lib import judge_yourself as jy
 
-_PRE = ('<pre style="white-space: pre-wrap; font-size: 0.85em; margin: 0; max-height: 28em; '
-        'overflow-y: auto">{}</pre>')
+_PRE = ('<pre style="white-space: pre-wrap; word-break: normal; overflow-wrap: break-word; '
+        'font-size: 0.85em; margin: 0; max-height: 28em; overflow-y: auto">{}</pre>')
 
 
 class JudgeYourself:
@@ -30,10 +33,14 @@ class JudgeYourself:
 
     def __init__(self, folder: Path | str, annotator: str = "you",
                  on_done: Callable[[pd.DataFrame], None] | None = None):
-        self.folder, self.annotator, self.on_done = Path(folder), annotator, on_done
+        self.folder, self.on_done = Path(folder), on_done
         self.rounds = [(level, jy.items(self.folder, level)) for level in jy.LEVELS]
-        self.answers = {level: jy.read_answers(self.folder, level, annotator)
-                        for level in jy.LEVELS}
+        self.code = widgets.Text(value=annotator, description="your code",
+                                 tooltip="letters, digits, - or _")
+        self.start = widgets.Button(description="Start with this code",
+                                    tooltip="a new code starts afresh; a code used before resumes",
+                                    layout=widgets.Layout(width="auto"))
+        self.start.on_click(lambda _: self.begin(self.code.value.strip()))
         self.heading = widgets.HTML()
         self.task = widgets.HTML()
         self.candidate_a = widgets.HTML(layout=widgets.Layout(width="50%"))
@@ -47,8 +54,25 @@ class JudgeYourself:
         self.status = widgets.HTML()
         self.output = widgets.Output()
         self.widget = widgets.VBox([
-            self.heading, self.task, widgets.HBox([self.candidate_a, self.candidate_b]),
+            widgets.HBox([self.code, self.start]), self.heading, self.task,
+            widgets.HBox([self.candidate_a, self.candidate_b]),
             widgets.HBox([*self.buttons.values(), self.back]), self.status, self.output])
+        self.begin(annotator)
+
+    def begin(self, annotator: str) -> None:
+        """Judge as ``annotator``: resume that code's saved answers, or start afresh with a new
+        code (every other code's workbook stays as it is)."""
+        try:
+            jy.answers_path(self.folder, jy.LEVELS[0], annotator)  # a code the workbook takes
+        except ValueError as e:
+            if not hasattr(self, "annotator"):
+                raise  # the notebook's own parameter: say so where it is set
+            self.status.value = f"<b>{html.escape(str(e))}</b>"
+            return
+        self.annotator = self.code.value = annotator
+        self.answers = {level: jy.read_answers(self.folder, level, annotator)
+                        for level in jy.LEVELS}
+        self.output.outputs = ()  # the last student's results go (their workbook stays)
         self.position = self._first_open()
         self._show()
         if self.position is None:
