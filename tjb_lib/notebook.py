@@ -92,9 +92,10 @@ def about_judge(spec: JudgeSpec) -> str:
 
 
 def show_every_column() -> None:
-    """Show every column and all of each cell of the tables a notebook displays: pandas would
-    hide the middle columns of a wide table, and the end of a long note, behind "..."."""
+    """Show every column, row and all of each cell of the tables a notebook displays: pandas
+    would hide the middle of a wide or long table, and the end of a long note, behind "..."."""
     pd.set_option("display.max_columns", None)
+    pd.set_option("display.max_rows", None)
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.width", None)
 

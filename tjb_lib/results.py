@@ -31,7 +31,7 @@ def results_dir(judge: str, outputs_dir: str | Path | None = None) -> Path:
         return Path(os.environ[STAGING_ENV])
     if outputs_dir:
         return Path(outputs_dir)
-    return JUDGES / judge
+    return paths.judge_dir(judge, JUDGES)  # a plain folder name, as for its raw outputs
 
 
 def stage(final: Path, keep: bool) -> Path:
