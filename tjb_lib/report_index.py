@@ -167,7 +167,8 @@ def _claims_section(tables_dir: Path, rel, driven: set[str]) -> list[str]:
             ours = _num(r.ours) + (f" [{_num(r.ours_low)}, {_num(r.ours_high)}]"
                                    if pd.notna(r.ours_low) else "") if pd.notna(r.ours) else "—"
             n = "" if pd.isna(r.n) else str(int(r.n))
-            agreed = r.agrees if isinstance(r.agrees, str) else ""
+            agreed = getattr(r, "agrees", "")  # a table written before the column existed
+            agreed = agreed if isinstance(agreed, str) else ""
             lines.append(f"| {r.claim_id} | {r.quantity} | {r.paper:g} {r.unit} | {ours} | "
                          f"{agreed} | {n} | {r.status} |")
         lines.append("")
