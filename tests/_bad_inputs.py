@@ -202,7 +202,7 @@ COMMANDS: list[BadCommand] = [
                                      "--judge", "smollm2", "--limit", "abc"), ("--limit", "'abc'")),
     BadCommand("judge --budget -1", ("judge", "--split", SPLIT, "--protocol", PROTOCOL,
                                      "--judge", "smollm2", "--budget", "-1"), ("--budget", "'-1'")),
-    BadCommand("plan of an unknown judge", ("plan", "--judge", "no-such-judge"),
+    BadCommand("estimate of an unknown judge", ("estimate", "--judge", "no-such-judge"),
                ("'no-such-judge'",)),
     BadCommand("check of an unknown judge", ("check", "--judge", "no-such-judge"),
                ("'no-such-judge'",)),

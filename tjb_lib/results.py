@@ -37,7 +37,7 @@ def results_dir(judge: str, outputs_dir: str | Path | None = None) -> Path:
 def stage(final: Path, keep: bool) -> Path:
     """A fresh staging folder beside ``final``; with ``keep`` it starts as a copy of what
     ``final`` holds (a run of some notebooks keeps the others' results in its REPORT.md)."""
-    final.parent.mkdir(parents=True, exist_ok=True)
+    final.mkdir(parents=True, exist_ok=True)  # a folder that cannot be made fails here, named
     staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.run-", dir=final.parent))
     staging.chmod(0o755)  # it becomes the results folder, readable like any output
     for name in ENTRIES if keep else ():
