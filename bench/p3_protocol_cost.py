@@ -30,7 +30,7 @@ import pandas as pd
 
 from tjb_lib import paths
 from tjb_lib.bench import arg_parser, figure_line, write_result
-from tjb_lib.cost import price
+from tjb_lib.judges.prices import price
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.strip import strip_artifacts
 from tjb_lib.parse import parse_normalized

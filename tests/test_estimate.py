@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tjb_lib import sample
-from tjb_lib.cost import rates
+from tjb_lib.judges.prices import rates
 from tjb_lib.estimate import (VERDICT_REPLY, count_request, count_text, dollars, per_1000,
                               cost_by_float, prefix_tokens, run_calls)
 from tjb_lib.pairs import load_split

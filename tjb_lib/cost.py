@@ -1,15 +1,10 @@
-"""Dollars for judge calls, the paper's sixth reporting axis: the dated price table, the cost of
-one call, and calls x tokens x dollars per protocol setting.
+"""Dollars for judge calls, the paper's sixth reporting axis: calls x tokens x dollars per
+protocol setting.
 
-Prices are declared by each provider beside its other facts (``Provider.prices`` in
-``tjb_lib/judges/providers/``: USD per million tokens, each with the date the price took effect,
-the date it was checked and its public source). A price covers fresh input, cached input (a
-prompt-cache hit), a cache write, and output; reasoning or thinking tokens are billed as output
-by all three providers, so they are inside ``output_tokens`` already. A model that no provider
-prices has no dollar cost (None / NaN), never a silent zero.
-
-This module is the one place protocol cost is computed; ``tables.protocol_cost``, ``estimate``,
-the runner (its cost per call and run summary) and the judges' budget call it.
+A model's price, and so the dollars of one call, come from its provider
+(``tjb_lib.judges.prices``); a model that no provider prices has no dollar cost (NaN), never a
+silent zero. This module is the one place protocol cost is computed; ``tables.protocol_cost``
+calls it.
 """
 from __future__ import annotations
 
@@ -18,41 +13,11 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from tjb_lib.judges.provider import Price, registered
+from tjb_lib.judges.prices import rates
 from tjb_lib.protocols.specs import setting_name
 
 #: usage columns of verdict rows and responses that change the price of the input
 CACHE_COLUMNS = ("cached_input_tokens", "cache_write_tokens")
-
-
-def rates(model: str) -> Price | None:
-    """The price of ``model`` (a model id or a catalog name), or None if no provider prices it.
-
-    Matches the exact id, then case-insensitively, then the last path component with any
-    ``@revision`` suffix dropped, so ``Qwen/Qwen2.5-14B-Instruct-AWQ`` served by vLLM and the
-    embedded ``HuggingFaceTB/SmolLM2-135M-Instruct@...gguf`` find their local-model rows.
-    """
-    prices = {p.model: p for provider in registered().values() for p in provider.prices}
-    lower = {m.lower(): p for m, p in prices.items()}
-    base = model.split("@", 1)[0].rsplit("/", 1)[-1].lower()
-    return prices.get(model) or lower.get(model.lower()) or lower.get(base)
-
-
-def price(model: str) -> tuple[float, float] | None:
-    """(USD per Mtok input, USD per Mtok output) for ``model``, or None if unpriced."""
-    r = rates(model)
-    return None if r is None else (r.input, r.output)
-
-
-def call_cost(model: str, input_tokens: int | None, output_tokens: int | None,
-              cached_input_tokens: int | None = None, cache_write_tokens: int | None = None,
-              batch: bool = False) -> float | None:
-    """Dollars for one call; None when the model is unpriced or usage is unknown."""
-    r = rates(model)
-    if r is None or input_tokens is None or output_tokens is None:
-        return None
-    return r.usd(input_tokens, output_tokens, cached_input_tokens or 0, cache_write_tokens or 0,
-                 batch=batch)
 
 
 def _row_rates(rows: pd.DataFrame, prices) -> tuple[np.ndarray, ...]:

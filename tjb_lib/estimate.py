@@ -23,7 +23,7 @@ from typing import Iterable
 
 import pandas as pd
 
-from tjb_lib.cost import rates
+from tjb_lib.judges.prices import rates
 from tjb_lib.judges.provider import Price
 from tjb_lib.protocols.specs import LEVELS, Spec, expand
 from tjb_lib.records import Pair, Request

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import tjb_lib.judges.anthropic_api as anthropic_api
-from tjb_lib.cost import call_cost
+from tjb_lib.judges.prices import call_cost
 from tjb_lib.judges.anthropic_api import AnthropicJudge
 from tjb_lib.judges.batch import collect, submit_batch, wait
 from tjb_lib.judges.provider import get

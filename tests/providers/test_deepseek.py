@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tjb_lib.cost import rates
+from tjb_lib.judges.prices import rates
 from tjb_lib.judges.batch import batch_api
 from tjb_lib.judges.provider import get
 from tjb_lib.judges.retry import ProviderRejected

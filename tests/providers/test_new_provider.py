@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import contract_rules as rules
-from tjb_lib.cost import call_cost
+from tjb_lib.judges.prices import call_cost
 from tjb_lib.judges import provider as registry
 from tjb_lib.judges.batch import batch_api
 from tjb_lib.judges.catalog import find_spec, get_judge

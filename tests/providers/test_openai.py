@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tjb_lib.cost import call_cost, rates
+from tjb_lib.judges.prices import call_cost, rates
 from tjb_lib.judges.batch import custom_id_for, submit_batch
 from tjb_lib.judges.openai_api import OpenAIJudge
 from tjb_lib.judges.provider import get

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from tjb_lib.judges.base import FatalJudgeError
+from tjb_lib.judges.prices import call_cost, rates
 from tjb_lib.records import Request, Response
 
 BUDGET_ENV = "TJB_BUDGET_USD"
@@ -195,8 +196,6 @@ class Budget:
 
 
 def _cost(model: str, n_in: int, n_out: int, batch: bool) -> float:
-    from tjb_lib.cost import rates
-
     r = rates(model)
     if r is None:
         raise BudgetExceeded(f"budget: no provider prices model {model!r}, so a budget cannot "
@@ -209,8 +208,6 @@ def response_cost(model: str, response: Response, batch: bool = False) -> float:
     below nothing."""
     if response.input_tokens is None or response.output_tokens is None:
         return 0.0
-    from tjb_lib.cost import call_cost
-
     usd = call_cost(model, response.input_tokens, response.output_tokens,
                     response.cached_input_tokens, response.cache_write_tokens, batch=batch)
     return max(usd or 0.0, 0.0)

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tjb_lib.cost import call_cost
+from tjb_lib.judges.prices import call_cost
 from tjb_lib.judges.base import FatalJudgeError, Judge
 from tjb_lib.records import Request, Response
 from tjb_lib.runner.comparisons import RunError

@@ -5,7 +5,7 @@ from collections import Counter
 
 import pandas as pd
 
-from tjb_lib.cost import call_cost
+from tjb_lib.judges.prices import call_cost
 
 
 def summary(df: pd.DataFrame) -> str:
