@@ -1,14 +1,29 @@
 """Shared fixtures. Keep this file to fixtures only."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from tjb_lib import paths
 from tjb_lib.judges import vllm_server as vllm
 
 try:  # tests/ on sys.path (pytest's default rootdir-less import) or the repo root
     from fault_server import FAKE_KEY, FaultServer
 except ModuleNotFoundError:  # pragma: no cover - when tests/ becomes a package
     from tests.fault_server import FAKE_KEY, FaultServer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def this_checkout_in_subprocesses():
+    """Every Python process a test starts imports this checkout's tjb_lib, as the test does."""
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = paths.python_path()
+    yield
+    if before is None:
+        os.environ.pop("PYTHONPATH", None)
+    else:
+        os.environ["PYTHONPATH"] = before
 
 
 @pytest.fixture

@@ -124,7 +124,8 @@ def run_benchmarks(only: str | None = None, quick: bool = False, out_dir: Path |
         t0 = time.perf_counter()
         left = timeout_s - (t0 - t_suite)
         proc = subprocess.Popen(cmd, cwd=paths.ROOT, text=True, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
+                                stderr=subprocess.PIPE,
+                                env={**os.environ, "PYTHONPATH": paths.python_path()})
         ran += 1
         try:
             stdout, stderr = proc.communicate(timeout=max(left, 1))

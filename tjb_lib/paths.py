@@ -1,11 +1,14 @@
-"""Where the compendium's files live, relative to the repository root (override: TJB_ROOT)."""
+"""Where the compendium's files live, relative to the repository root: the checkout this code
+runs from (the folder holding the imported ``tjb_lib``), or ``TJB_ROOT`` where that is set."""
 from __future__ import annotations
 
 import os
 import re
 from pathlib import Path
 
-ROOT = Path(os.environ.get("TJB_ROOT", Path(__file__).resolve().parent.parent))
+#: the checkout this code runs from
+CHECKOUT = Path(__file__).resolve().parent.parent
+ROOT = Path(os.environ.get("TJB_ROOT", CHECKOUT))
 DATA = ROOT / "data"
 RAW = DATA / "raw"
 SPLITS = DATA / "splits"
@@ -28,3 +31,13 @@ def judge_dir(name: str, raw_outputs: str | Path | None = None) -> Path:
         raise ValueError(f"judge name {name!r} cannot name a folder: use letters, digits, '.', "
                          "'_' and '-' only (a model id such as 'org/model' goes in --model)")
     return Path(raw_outputs or RAW_OUTPUTS) / name
+
+
+def python_path() -> str:
+    """``PYTHONPATH`` for a Python process this code starts (a notebook kernel, a bench script):
+    this checkout first, so the child imports this same tjb_lib, and so reads and writes under
+    the same ROOT, rather than whichever checkout the environment installed (an editable install
+    of another copy)."""
+    rest = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+            if p and Path(p).resolve() != CHECKOUT]
+    return os.pathsep.join([str(CHECKOUT), *rest])

@@ -59,6 +59,7 @@ def execute(source: Path, out_dir: Path, parameters: dict | None = None,
     staged, running = (_temp_path(out_dir, f".{source.stem}.{kind}-") for kind in ("input", "run"))
     try:
         jupytext.write(jupytext.read(source), staged)
+        os.environ["PYTHONPATH"] = paths.python_path()  # the kernel starts with this environment
         try:
             pm.execute_notebook(str(staged), str(running), parameters=parameters or {},
                                 cwd=str(paths.NOTEBOOKS), kernel_name="python3",
