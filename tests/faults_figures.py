@@ -26,8 +26,8 @@ from _bad_inputs import (CASES, COMMANDS, LIMIT, PROTOCOL, REPO, SPLIT,  # noqa:
                          command_root, damage_last_call, judge_argv, judge_dir, make_root, state)
 from _hostile import HOSTILE, HOSTILE_MB_UNITS, megabyte_of  # noqa: E402
 from fault_server import FAKE_KEY, MODEL_PATHS, Fault, FaultServer  # noqa: E402
+from tjb_lib.seeds import SEED  # noqa: E402
 
-SEED = 20260923
 LADDER_PAIRS = 6  # x 2 orders x 5 levels = 60 comparisons, one call each
 
 

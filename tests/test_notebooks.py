@@ -19,6 +19,7 @@ import tjb_lib
 from tjb_lib import claim_registry, floats, paths, sections
 from tjb_lib.compare import paper_values
 from tjb_lib.report import paper_table
+from tjb_lib.seed import SEED
 
 from _jupyter import make_ipynb
 
@@ -60,7 +61,7 @@ def test_every_notebook_is_paired_and_has_a_typed_parameters_cell():
         code = [c for c in nb.cells if c.cell_type == "code"]
         assert "parameters" in code[0].metadata.get("tags", []), stem
         params = code[0].source
-        for name in ("judge = \"smollm2\"", "scale = \"default\"", "seed = 20260923",
+        for name in ("judge = \"smollm2\"", "scale = \"default\"", f"seed = {SEED}",
                      "replay_only = False"):
             assert name in params, f"{stem}: parameters cell lacks {name}"
         names = {t.id for node in ast.parse(params).body if isinstance(node, ast.Assign)

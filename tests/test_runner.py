@@ -331,12 +331,12 @@ def test_one_call_needed_by_two_threads_at_once_is_made_once(tmp_path):
     import threading
 
     from tjb_lib.protocols import build_request, expand
-    from tjb_lib.runner.calls import RunStats, make_call
+    from tjb_lib.runner.calls import RunTally, make_call
 
     judge = ScriptedJudge(sleep=0.2)
     store = ResponseStore(tmp_path / "scripted")
-    stats = RunStats()
-    call = make_call(judge, store, stats)
+    tally = RunTally()
+    call = make_call(judge, store, tally)
     request = build_request(make_pairs(1)[0], "cited_first", expand("L0", SPLIT)[0])
     answers = []
     threads = [threading.Thread(target=lambda: answers.append(call(request).text))
@@ -345,5 +345,5 @@ def test_one_call_needed_by_two_threads_at_once_is_made_once(tmp_path):
         t.start()
     for t in threads:
         t.join()
-    assert judge.n_calls == 1 and stats.calls == 1 and stats.hits == 3
+    assert judge.n_calls == 1 and tally.calls == 1 and tally.hits == 3
     assert len(set(answers)) == 1 and not list((tmp_path / "scripted" / "leases").iterdir())

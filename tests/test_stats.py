@@ -145,8 +145,8 @@ def _cdf_gap(a, b):
 
 
 @pytest.mark.parametrize("draw", [
-    lambda x, s: stats.bootstrap_resamples(x, n_resamples=20000, seed=s),
-    lambda x, s: stats.bootstrap_mean_resamples(x, n_resamples=20000, seed=s),
+    lambda x, s: stats._index_resamples(x, None, stats.mean_difference, 20000, s),
+    lambda x, s: stats._count_resamples(x, None, 20000, s),
 ], ids=["index-resampling", "count-resampling"])
 def test_bootstrap_matches_exact_enumeration_of_all_resamples(draw):
     exact = _exact_distribution(SAMPLE)  # 5**5 = 3125 resamples
@@ -161,18 +161,18 @@ def test_bootstrap_matches_exact_enumeration_of_all_resamples(draw):
 
 def test_paired_bootstrap_resamples_both_sides_with_the_same_indices():
     x = np.arange(50, dtype=float)
-    res = stats.bootstrap_resamples(x, x.copy(), n_resamples=200, seed=3)
-    assert np.all(res == 0.0)  # independent resampling would scatter around 0
-    assert stats.bootstrap_mean_resamples(x, x.copy(), n_resamples=200, seed=3).max() == 0
+    for resampling in stats.RESAMPLING:  # independent resampling would scatter around 0
+        assert stats.bootstrap(x, x.copy(), n_resamples=200, seed=3,
+                               resampling=resampling) == (0.0, 0.0, 0.0)
 
 
 def test_bootstrap_interval_brackets_estimate_and_reruns_identically():
     rng = np.random.default_rng(0)
     x, y = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
-    for fn in (stats.paired_bootstrap, stats.bootstrap_mean_difference):
-        first = fn(x, y, n_resamples=300, seed=11)
-        assert first == fn(x, y, n_resamples=300, seed=11)
-        assert first != fn(x, y, n_resamples=300, seed=12)
+    for resampling in stats.RESAMPLING:
+        first = stats.bootstrap(x, y, n_resamples=300, seed=11, resampling=resampling)
+        assert first == stats.bootstrap(x, y, n_resamples=300, seed=11, resampling=resampling)
+        assert first != stats.bootstrap(x, y, n_resamples=300, seed=12, resampling=resampling)
         est, lo, hi = first
         assert lo <= est <= hi
         assert est == pytest.approx(x.mean() - y.mean())
@@ -180,32 +180,36 @@ def test_bootstrap_interval_brackets_estimate_and_reruns_identically():
 
 def test_block_size_does_not_change_the_resamples():
     x = np.random.default_rng(1).normal(size=40)
-    whole = stats.bootstrap_resamples(x, n_resamples=100, seed=5)
-    blocked = stats.bootstrap_resamples(x, n_resamples=100, seed=5, max_block=40 * 7)
+    whole = stats._index_resamples(x, None, stats.mean_difference, 100, 5)
+    blocked = stats._index_resamples(x, None, stats.mean_difference, 100, 5, max_block=40 * 7)
     assert np.array_equal(whole, blocked)
 
 
 def test_custom_statistic_and_one_sample_bootstrap():
     x = np.array([1.0, 2.0, 3.0, 10.0])
-    est, lo, hi = stats.paired_bootstrap(x, stat=lambda s: np.median(s, axis=-1),
-                                         n_resamples=500, seed=0)
+    est, lo, hi = stats.bootstrap(x, stat=lambda s: np.median(s, axis=-1), n_resamples=500,
+                                  seed=0)
     assert est == 2.5 and 1.0 <= lo <= est <= hi <= 10.0
-    est2, lo2, hi2 = stats.bootstrap_mean(x, n_resamples=500, seed=0)
+    est2, lo2, hi2 = stats.bootstrap(x, n_resamples=500, seed=0)
     assert est2 == pytest.approx(4.0) and lo2 <= 4.0 <= hi2
 
 
 def test_count_resampling_ignores_missing_sides():
     x = np.array([1.0, 1.0, np.nan, 0.0])
     y = np.array([0.0, np.nan, 0.0, 0.0])
-    est, lo, hi = stats.bootstrap_mean_difference(x, y, n_resamples=500, seed=0)
+    est, lo, hi = stats.bootstrap(x, y, n_resamples=500, seed=0)
     assert est == pytest.approx(2 / 3)
     assert lo <= est <= hi
 
 
 def test_bootstrap_rejects_unpaired_or_reducing_badly():
     with pytest.raises(ValueError, match="paired"):
-        stats.paired_bootstrap([1, 2, 3], [1, 2])
+        stats.bootstrap([1, 2, 3], [1, 2])
     with pytest.raises(ValueError, match="reduce"):
-        stats.paired_bootstrap([1.0, 2.0], stat=lambda s: s, n_resamples=10)
+        stats.bootstrap([1.0, 2.0], stat=lambda s: s, n_resamples=10)
     with pytest.raises(ValueError, match="non-empty"):
-        stats.paired_bootstrap([])
+        stats.bootstrap([])
+    with pytest.raises(ValueError, match="mean difference only"):
+        stats.bootstrap([1.0, 2.0], stat=stats.mean_difference, resampling="counts")
+    with pytest.raises(ValueError, match="resampling must be one of"):
+        stats.bootstrap([1.0, 2.0], resampling="blocks")

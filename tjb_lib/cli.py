@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tjb_lib.seeds import SEED
+
 
 def _build(args: argparse.Namespace) -> int:
     from tjb_lib.data import DataError
@@ -172,7 +174,7 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     b = sub.add_parser("build", help="build every split and the manifest (deterministic)")
-    b.add_argument("--seed", type=int, default=20260923)
+    b.add_argument("--seed", type=int, default=SEED)
     b.add_argument("--out", default=None, help="split folder (default data/splits)")
     b.add_argument("--check", action="store_true",
                    help="build in memory and compare with the folder's manifest; write nothing")

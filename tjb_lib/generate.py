@@ -25,6 +25,7 @@ from tjb_lib.pairs.common import hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import final_answer as stated_answer
 from tjb_lib.pairs.strip import detect_artifacts
 from tjb_lib.records import Pair, Request
+from tjb_lib.seeds import SEED
 
 OUT = paths.OUTPUTS / "generated" / "natural"
 SYSTEM = "You answer questions using the retrieved passages you are given."
@@ -92,12 +93,12 @@ def judge_pair(item: HotpotItem, texts: dict[str, str]) -> tuple[Pair | None, st
 
 
 def generate_natural(judge, limit: int | None = None, out_dir: Path | str | None = None,
-                     seed: int = 20260923, concurrency: int = 1) -> dict:
+                     seed: int = SEED, concurrency: int = 1) -> dict:
     """Ask ``judge`` (a Judge object) for both answers to each of the first ``limit`` items
     (seeded order); write the kept pairs and the run record; return the run record."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from tjb_lib.runner.calls import RunStats, make_call
+    from tjb_lib.runner.calls import RunTally, make_call
     from tjb_lib.runner.comparisons import RunError, at_least_one
     from tjb_lib.store import ResponseStore
 
@@ -111,11 +112,11 @@ def generate_natural(judge, limit: int | None = None, out_dir: Path | str | None
     items = load_hotpotqa()
     rng(seed, "generate", "natural").shuffle(items)
     items = items[:limit] if limit is not None else items
-    stats = RunStats()
+    tally = RunTally()
     rejects: collections.Counter = collections.Counter()
     kept: list[Pair] = []
     with ResponseStore(out_dir / "store") as store:
-        call = make_call(judge, store, stats)
+        call = make_call(judge, store, tally)
 
         def answer(item: HotpotItem) -> dict[str, object]:
             return {s: call(request(item, s)) for s in ("cited", "plain")}
@@ -135,7 +136,7 @@ def generate_natural(judge, limit: int | None = None, out_dir: Path | str | None
     record = {"generator": judge.identity(), "seed": seed, "items": len(items),
               "kept": len(kept), "rejected": dict(sorted(rejects.items())),
               "matches_gold": sum(p.meta["matches_gold"] for p in kept),
-              "calls_made": stats.calls, "calls_from_store": stats.hits,
+              "calls_made": tally.calls, "calls_from_store": tally.hits,
               "prompts": {s: {"system": SYSTEM, "instruction": f"{ASK[s]} {LAST_LINE}",
                               "template": f"generate_natural_{s}",
                               "template_version": TEMPLATE_VERSION} for s in ASK},

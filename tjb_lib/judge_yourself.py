@@ -25,6 +25,7 @@ from tjb_lib.pairs.render import final_answer
 from tjb_lib.pairs.strip import strip_artifacts
 from tjb_lib.protocols.templates import load_template
 from tjb_lib.records import Pair
+from tjb_lib.seeds import SEED
 
 LEVELS = ("L0", "L4")
 TIERS = ("equivalent", "soft", "moderate")
@@ -36,7 +37,7 @@ EXAMPLE_ANNOTATOR = "EXAMPLE"
 EXAMPLE_COMMENT = "example label written by judge_yourself.example_answer, not by a person"
 #: the draw behind the shipped example, from the same pairs a student draws from; a student's
 #: draw leaves these pairs out (:func:`draw_pairs`)
-EXAMPLE_DRAW = {"n_per_tier": 4, "seed": 20260923, "scale": "default"}
+EXAMPLE_DRAW = {"n_per_tier": 4, "seed": SEED, "scale": "default"}
 #: a careful reader's pace in words a minute (silent reading of non-fiction runs near 240;
 #: weighing two answers against each other is slower)
 READING_WPM = 200

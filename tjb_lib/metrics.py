@@ -105,7 +105,7 @@ def _bootstrap_counts(values: Sequence[float], counts: np.ndarray, n_resamples: 
     x = np.repeat(np.asarray(values, dtype=float), counts.astype(np.int64))
     if x.size == 0:
         return (np.nan, np.nan, np.nan)
-    est, low, high = stats.bootstrap_mean(x, n_resamples=n_resamples, seed=seed)
+    est, low, high = stats.bootstrap(x, n_resamples=n_resamples, seed=seed)
     return (100 * est, 100 * low, 100 * high)
 
 
@@ -266,9 +266,8 @@ def order_gap_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
         if g is None or g.empty:
             lows.append(np.nan), highs.append(np.nan)
             continue
-        _, lo, hi = stats.bootstrap_mean_difference(g["cited_first"].to_numpy(),
-                                                    g["plain_first"].to_numpy(),
-                                                    n_resamples=n_resamples, seed=seed)
+        _, lo, hi = stats.bootstrap(g["cited_first"].to_numpy(), g["plain_first"].to_numpy(),
+                                    n_resamples=n_resamples, seed=seed)
         lows.append(100 * lo), highs.append(100 * hi)
     counts["order_gap_low"], counts["order_gap_high"] = lows, highs
     return _tail(counts, by, ["cited_win_cited_first", "cited_win_plain_first", "order_gap"])
@@ -391,8 +390,7 @@ def paired_contrast(df: pd.DataFrame, a: Mapping[str, object], b: Mapping[str, o
         bb, cc = int(np.sum((x == 1) & (y == 0))), int(np.sum((x == 0) & (y == 1)))
         est = lo = hi = np.nan
         if n:
-            est, lo, hi = stats.bootstrap_mean_difference(x, y, n_resamples=n_resamples,
-                                                          seed=seed)
+            est, lo, hi = stats.bootstrap(x, y, n_resamples=n_resamples, seed=seed)
         row.update(n=n, a=str(dict(a)), b=str(dict(b)), outcome=outcome,
                    n_a=int(x.sum()), n_b=int(y.sum()),
                    difference=100 * est, difference_low=100 * lo, difference_high=100 * hi,
@@ -457,8 +455,7 @@ def ranking_scores_with_intervals(rows: pd.DataFrame, by: Sequence[str] = DEFAUL
     long = long.loc[long["parsed"]]
     ci = {}
     for key, g in long.groupby([*by, "system"], sort=True):
-        _, lo, hi = stats.bootstrap_mean(g["points"].to_numpy(), n_resamples=n_resamples,
-                                         seed=seed)
+        _, lo, hi = stats.bootstrap(g["points"].to_numpy(), n_resamples=n_resamples, seed=seed)
         ci[key if isinstance(key, tuple) else (key,)] = (100 * lo, 100 * hi)
     idx = list(scores[[*by, "system"]].itertuples(index=False, name=None))
     scores["score_low"] = [ci.get(k, (np.nan, np.nan))[0] for k in idx]

@@ -93,23 +93,56 @@ def _as_units(x, y) -> tuple[np.ndarray, np.ndarray | None]:
     return x, y
 
 
-def _mean_difference(x, y=None):
-    """Default statistic: nanmean(x) - nanmean(y) along the last axis (or nanmean(x))."""
+def mean_difference(x, y=None):
+    """The default statistic: nanmean(x) - nanmean(y) along the last axis (or nanmean(x))."""
     with np.errstate(invalid="ignore", divide="ignore"):
         if y is None:
             return np.nanmean(x, axis=-1)
         return np.nanmean(x, axis=-1) - np.nanmean(y, axis=-1)
 
 
-def bootstrap_resamples(x, y=None, stat: Stat | None = None, n_resamples: int = 2000,
-                        seed: int = 0, max_block: int = 2**22) -> np.ndarray:
-    """The bootstrap distribution of ``stat``: resample units with replacement, the same indices
-    for x and y so pairs stay pairs. Vectorised over blocks of resamples (memory stays under
-    ``max_block`` gathered elements); the stream depends only on (seed, n, n_resamples)."""
+#: how the resamples are drawn: as how often each distinct unit is drawn, or as indices
+RESAMPLING = ("counts", "indices")
+
+
+def bootstrap(x, y=None, stat: Stat | None = None, n_resamples: int = 2000, seed: int = 0,
+              level: float = 0.95, resampling: str | None = None) -> tuple[float, float, float]:
+    """(estimate, low, high): ``stat`` on the units and its percentile bootstrap interval.
+
+    Units are resampled with replacement, x[i] and y[i] together so pairs stay pairs; with
+    ``y=None`` it is a one-sample bootstrap. ``stat`` maps (x_sample, y_sample) arrays to one
+    value along the last axis; the default is :func:`mean_difference` (NaN marks a missing side,
+    e.g. a pair judged in only one order, and is left out of that side's mean). ``resampling``:
+    "counts" (the default for the mean difference, which depends only on how often each distinct
+    unit is drawn, so it costs the same at any n) or "indices" (any statistic); both give the
+    same distribution. The resamples depend only on (seed, n, n_resamples) and the resampling.
+    """
     x, y = _as_units(x, y)
-    stat = stat or _mean_difference
+    resampling = resampling or ("counts" if stat is None else "indices")
+    if resampling not in RESAMPLING:
+        raise ValueError(f"resampling must be one of {RESAMPLING}, got {resampling!r}")
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    if resampling == "counts":
+        if stat is not None:
+            raise ValueError("resampling by counts computes the mean difference only; "
+                             "pass resampling='indices' with a statistic of your own")
+        estimate = float(mean_difference(np.asarray(x, float),
+                                          None if y is None else np.asarray(y, float)))
+        return _interval(estimate, _count_resamples(x, y, n_resamples, seed), level)
+    stat = stat or mean_difference
+    estimate = np.asarray(stat(x) if y is None else stat(x, y), dtype=float)
+    if estimate.ndim != 0:
+        raise ValueError(f"stat must reduce the last axis: got shape {estimate.shape} for "
+                         f"input {x.shape}")
+    return _interval(float(estimate), _index_resamples(x, y, stat, n_resamples, seed), level)
+
+
+def _index_resamples(x, y, stat: Stat, n_resamples: int, seed: int,
+                     max_block: int = 2**22) -> np.ndarray:
+    """``stat`` on ``n_resamples`` index resamples, the same indices for x and y. Vectorised over
+    blocks of resamples (memory stays under ``max_block`` gathered elements); the block size
+    does not change the stream."""
     n = x.size
     rng = np.random.default_rng(seed)
     block = max(1, max_block // n)
@@ -126,43 +159,14 @@ def bootstrap_resamples(x, y=None, stat: Stat | None = None, n_resamples: int = 
     return out
 
 
-def _interval(estimate: float, resamples: np.ndarray, level: float) -> tuple[float, float, float]:
-    alpha = (1 - level) / 2
-    if np.all(np.isnan(resamples)):
-        return (estimate, float("nan"), float("nan"))
-    low, high = np.nanquantile(resamples, [alpha, 1 - alpha])
-    return (float(estimate), float(low), float(high))
-
-
-def paired_bootstrap(x, y=None, stat: Stat | None = None, n_resamples: int = 2000,
-                     seed: int = 0, level: float = 0.95) -> tuple[float, float, float]:
-    """(estimate, low, high): ``stat`` on the data and its percentile bootstrap interval.
-
-    ``stat`` maps (x_sample, y_sample) arrays to a value along axis -1 (default: difference of
-    means, NaN entries ignored); with ``y=None`` it is ``stat(x)``, a one-sample bootstrap.
-    Units are resampled jointly, so x[i] and y[i] always travel together.
-    """
-    x, y = _as_units(x, y)
-    stat = stat or _mean_difference
-    estimate = np.asarray(stat(x) if y is None else stat(x, y), dtype=float)
-    if estimate.ndim != 0:
-        raise ValueError(f"stat must reduce the last axis: got shape {estimate.shape} for "
-                         f"input {x.shape}")
-    estimate = float(estimate)
-    res = bootstrap_resamples(x, y, stat, n_resamples=n_resamples, seed=seed)
-    return _interval(estimate, res, level)
-
-
-def bootstrap_mean_resamples(x, y=None, n_resamples: int = 2000, seed: int = 0) -> np.ndarray:
-    """Bootstrap distribution of nanmean(x) - nanmean(y) (or nanmean(x)) by resampling counts.
+def _count_resamples(x, y, n_resamples: int, seed: int) -> np.ndarray:
+    """The mean difference on ``n_resamples`` resamples drawn as counts.
 
     Resampling n units with replacement and then averaging depends only on how often each
     distinct (x, y) row is drawn, which is Multinomial(n, share of that row). Drawing those
     counts directly gives the same distribution as index resampling at a cost that does not grow
-    with n, so 0/1 indicators over 100,000 comparisons bootstrap in milliseconds. NaN marks a
-    missing side (e.g. a pair judged in only one order) and is left out of that side's mean.
+    with n, so 0/1 indicators over 100,000 comparisons bootstrap in milliseconds.
     """
-    x, y = _as_units(x, y)
     cols = [np.asarray(x, dtype=float)] + ([] if y is None else [np.asarray(y, dtype=float)])
     miss = [np.isnan(c) for c in cols]
     rows = np.column_stack([np.where(m, 0.0, c) for c, m in zip(cols, miss)]
@@ -180,24 +184,12 @@ def bootstrap_mean_resamples(x, y=None, n_resamples: int = 2000, seed: int = 0) 
     return means[0] if y is None else means[0] - means[1]
 
 
-def bootstrap_mean_difference(x, y=None, n_resamples: int = 2000, seed: int = 0,
-                              level: float = 0.95) -> tuple[float, float, float]:
-    """(estimate, low, high) for nanmean(x) - nanmean(y) with paired units; percentile interval.
-
-    Same estimand and resampling distribution as ``paired_bootstrap`` with its default
-    statistic, computed by :func:`bootstrap_mean_resamples` (fast for discrete data).
-    """
-    x, y = _as_units(x, y)
-    estimate = float(_mean_difference(np.asarray(x, float), None if y is None
-                                      else np.asarray(y, float)))
-    res = bootstrap_mean_resamples(x, y, n_resamples=n_resamples, seed=seed)
-    return _interval(estimate, res, level)
-
-
-def bootstrap_mean(x, n_resamples: int = 2000, seed: int = 0,
-                   level: float = 0.95) -> tuple[float, float, float]:
-    """One-sample bootstrap of a mean: (estimate, low, high)."""
-    return bootstrap_mean_difference(x, None, n_resamples=n_resamples, seed=seed, level=level)
+def _interval(estimate: float, resamples: np.ndarray, level: float) -> tuple[float, float, float]:
+    alpha = (1 - level) / 2
+    if np.all(np.isnan(resamples)):
+        return (estimate, float("nan"), float("nan"))
+    low, high = np.nanquantile(resamples, [alpha, 1 - alpha])
+    return (float(estimate), float(low), float(high))
 
 
 # --------------------------------------------------------------------------- agreement

@@ -1,6 +1,7 @@
 """Run one ordered comparison under one protocol setting and return its verdict row.
 
-``call`` performs one judge call (the runner wraps caching and retries around it). Single-call
+``call`` performs one judge call (``runner.calls.make_call``: from the store when it holds the
+call, else made by the judge, an API judge retrying under ``judges.retry``, and stored). Single-call
 protocols make one call; TRACE makes two, and stops after stage 1 when that reply does not parse:
 the row is then ``stage1_unparsed`` and no verdict is guessed.
 """

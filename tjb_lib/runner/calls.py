@@ -19,7 +19,7 @@ class ReplayMissing(RunError):
 
 
 @dataclass
-class RunStats:
+class RunTally:
     """Counters of one run, shared by the worker threads."""
 
     calls: int = 0          # judge calls made by this run
@@ -63,7 +63,7 @@ class RunStats:
                 self.returned_models.add(resp.model_returned)
 
 
-def make_call(judge: Judge, store: ResponseStore, stats: RunStats,
+def make_call(judge: Judge, store: ResponseStore, tally: RunTally,
               replay_only: bool = False) -> Callable[[Request], Response]:
     """The one-call function the protocols use: store first, else the judge (then stored).
 
@@ -79,14 +79,14 @@ def make_call(judge: Judge, store: ResponseStore, stats: RunStats,
     def call(request: Request) -> Response:
         key = request_key(identity, request)
         if (hit := store.get(key)) is not None:
-            return stats.served(hit)
+            return tally.served(hit)
         if replay_only:
             raise ReplayMissing(f"no stored call for request {key[:12]} (template "
                                 f"{request.template}) in {store.log_path}")
         with store.lease(key):
             # made, or failed for good, by another thread or process as we waited
             if (hit := store.get(key) or store.failure(key)) is not None:
-                return stats.served(hit)
+                return tally.served(hit)
             t0 = time.monotonic()
             try:
                 resp = judge.complete(request)
@@ -97,7 +97,7 @@ def make_call(judge: Judge, store: ResponseStore, stats: RunStats,
                                 latency_s=time.monotonic() - t0)
             rec = store.put(key, identity, request, resp)
         stored = Response.from_dict(rec["response"])
-        stats.made(judge.model, stored, rec["created_at"])
+        tally.made(judge.model, stored, rec["created_at"])
         return stored
 
     return call

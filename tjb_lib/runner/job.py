@@ -15,7 +15,7 @@ from tjb_lib import paths
 from tjb_lib.judges.base import Judge
 from tjb_lib.records import VERDICT_COLUMNS
 from tjb_lib.runner.batches import batch_rounds
-from tjb_lib.runner.calls import ReplayMissing, RunStats, make_call
+from tjb_lib.runner.calls import ReplayMissing, RunTally, make_call
 from tjb_lib.runner.comparisons import (check_outputs, metadata_dir, resolve_judge,
                                         run_comparisons)
 from tjb_lib.runner.rows import RowLog, complete_row, verdict_time
@@ -44,14 +44,14 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
     if not replay_only:
         judge.check_ready()  # a missing key stops the run before anything is opened or written
     store = ResponseStore(judge_dir, read_only=replay_only)  # a replay writes nothing
-    stats = RunStats()
-    call = make_call(judge, store, stats, replay_only=replay_only)
+    tally = RunTally()
+    call = make_call(judge, store, tally, replay_only=replay_only)
     identity = judge.identity()  # so the rows' request_hashes are the store keys
     rows_path = judge_dir / f"{split}.{protocol}.jsonl"
     rowlog = RowLog(rows_path, read_only=replay_only)  # read before any call: an unreadable
     # rows file costs nothing
     if batch and not replay_only:
-        stats.batched = batch_rounds(comps, judge, store)
+        tally.batched = batch_rounds(comps, judge, store)
     results: list[dict | None] = [None] * len(comps)
     bar = tqdm(total=len(comps), desc=f"{judge.name} {split} {protocol}", unit="cmp",
                disable=None if progress else True, file=sys.stderr)  # None: only on a terminal
@@ -67,8 +67,8 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
         row = complete_row(row, judge.name, verdict_time(row, store))
         results[i] = row
         rowlog.append(row)
-        with stats.lock:
-            bar.set_postfix(stats.postfix(), refresh=False)
+        with tally.lock:
+            bar.set_postfix(tally.postfix(), refresh=False)
             bar.update(1)
 
     workers = 1 if replay_only else max(1, concurrency or judge.max_concurrency or 1)
@@ -96,18 +96,18 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
     kept = rowlog.finish(results)
     finished = datetime.now(timezone.utc)
     df = pd.DataFrame(results, columns=list(results[0]) if results else list(VERDICT_COLUMNS))
-    if stats.calls:  # a pure replay changes nothing, so it rewrites no metadata
+    if tally.calls:  # a pure replay changes nothing, so it rewrites no metadata
         meta_dir = metadata_dir(out_dir)
         with exclusive(meta_dir / f".{judge.name}.json.lock"):  # runs merge, one at a time
             write_run_metadata(judge, split, protocol, df, started, finished,
-                               returned_models=stats.returned_models,
-                               call_dates=stats.call_dates, out_dir=meta_dir)
+                               returned_models=tally.returned_models,
+                               call_dates=tally.call_dates, out_dir=meta_dir)
     df.attrs["run"] = {
         "judge": judge.name, "model": judge.model, "split": split, "protocol": protocol,
-        "rows": len(df), "calls": stats.calls, "hits": stats.hits,
-        "failed_calls": stats.failed_calls, "input_tokens": stats.input_tokens,
-        "output_tokens": stats.output_tokens, "usd": stats.usd if stats.priced else None,
-        "batched": stats.batched,
+        "rows": len(df), "calls": tally.calls, "hits": tally.hits,
+        "failed_calls": tally.failed_calls, "input_tokens": tally.input_tokens,
+        "output_tokens": tally.output_tokens, "usd": tally.usd if tally.priced else None,
+        "batched": tally.batched,
         "wall_s": time.monotonic() - t0, "rows_path": str(rows_path),
         "kept_rows": kept, "damaged": store.damaged,
     }
