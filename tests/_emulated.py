@@ -7,15 +7,16 @@ from tjb_lib.judges.catalog import get_judge, resolve
 from tjb_lib.judges.provider import get
 from tjb_lib.judges.retry import RetryPolicy
 from tjb_lib.pairs import load_split
-from tjb_lib.protocols import Spec, build_request
+from tjb_lib.protocols import CLI_NAMES, LEVELS, Spec, build_request, expand
 from tjb_lib.records import Request, Response
 
 from fault_server import FaultServer
 
 NO_RETRY = RetryPolicy(max_attempts=1, sleep=lambda s: None)
 SPLIT = "moderate_hotpotqa"
-#: every CLI protocol, with the settings each judges per ordered comparison
-PROTOCOLS = {"ladder": 5, "paraphrases": 15, "trace_v1": 1, "trace_v2": 1, "trace_lite": 1}
+#: every CLI protocol (a single level is one of the ladder's), with the settings each judges per
+#: ordered comparison
+PROTOCOLS = {name: len(expand(name, SPLIT)) for name in CLI_NAMES if name not in LEVELS}
 
 
 def judge_at(name: str, server: FaultServer, **overrides):

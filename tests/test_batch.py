@@ -9,10 +9,15 @@ from tjb_lib.judges.anthropic_api import AnthropicJudge
 from tjb_lib.judges.base import Judge
 from tjb_lib.judges.batch import (BatchError, collect, custom_id_for, poll, submit_batch, wait)
 from tjb_lib.judges.openai_api import OpenAIJudge
+from tjb_lib.judges.provider import registered
 from tjb_lib.judges.retry import RetryPolicy
 from tjb_lib.records import Request, Response, request_key
 
 from fault_server import FAKE_KEY  # noqa: E402
+
+
+#: the providers with a batch API, as the registry declares them (each needs a judge below)
+BATCH = [name for name, provider in registered().items() if provider.batch]
 
 
 def req(winner: str, extra: str = "") -> Request:
@@ -34,7 +39,7 @@ def judges(fault_server, monkeypatch):
     }
 
 
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("provider", BATCH)
 def test_batch_round_trip_gives_verdicts_and_failed_lines(fault_server, judges, provider):
     judge = judges[provider]
     requests = [req("A"), req("B"), req("Tie", "[[fault:500]]")]
@@ -58,7 +63,7 @@ def test_batch_round_trip_gives_verdicts_and_failed_lines(fault_server, judges, 
     assert "Internal server error" in failed.error
 
 
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("provider", BATCH)
 def test_collect_before_the_batch_is_done_is_an_error(fault_server, judges, provider):
     fault_server.batch_polls_to_complete = 100
     judge = judges[provider]

@@ -18,6 +18,7 @@ from tjb_lib.judges.base import FatalJudgeError
 from tjb_lib.judges.catalog import judges
 from tjb_lib.judges.openai_api import OpenAIJudge
 from tjb_lib.judges.retry import ProviderRejected
+from tjb_lib.protocols import expand
 from tjb_lib.runner import run
 
 from _emulated import PROTOCOLS, SPLIT, judge_at
@@ -35,7 +36,7 @@ def test_every_catalog_judge_runs_every_protocol_within_its_providers_rules(emul
         df = run(SPLIT, protocol, judge, limit=1, out_dir=tmp_path, progress=False)
         assert len(df) == 2 * settings, protocol  # one pair, both orders
         assert set(df["decision"]) <= {"cited", "plain", "tie"}, df["raw_text"].tolist()
-        assert (df["calls"] == (2 if protocol in ("trace_v1", "trace_v2") else 1)).all()
+        assert (df["calls"] == (1 if expand(protocol, SPLIT)[0].single_call else 2)).all()
         assert (df["model_returned"] == judge.model + SNAPSHOT_SUFFIX).all()
     assert emulator.violations == []
     bodies = [r.json for r in emulator.requests if r.json]

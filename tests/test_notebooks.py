@@ -16,17 +16,18 @@ import pandas as pd
 import pytest
 
 import tjb_lib
-from tjb_lib import claim_registry, floats, paths, sections
+from tjb_lib import claim_registry, floats, paths, sample, sections
 from tjb_lib.compare import paper_values
 from tjb_lib.report import paper_table
-from tjb_lib.seed import SEED
+from tjb_lib.seeds import SEED
 
 from _jupyter import make_ipynb
 
 STEMS = list(sections.NOTEBOOKS)
-#: the notebooks that write paper floats (08 and 11 teach, 09 goes beyond, 10 writes workbooks)
-SECTIONS = [s for s in STEMS if s not in ("08_explore", "09_beyond", "10_human_workbooks",
-                                          "11_judge_yourself")]
+#: the notebooks that write the paper's floats and in-text numbers (the claim registry's)
+SECTIONS = [s for s in STEMS if claim_registry.claims_of(s)]
+#: the others, except the teaching ones (test_teach_notebooks): beyond the paper, workbooks
+OTHERS = [s for s in STEMS if s not in SECTIONS and sections.NOTEBOOKS[s] != "teaching"]
 SHIPPED = paths.RAW_OUTPUTS / "smollm2"
 needs_shipped = pytest.mark.skipif(
     not SHIPPED.is_dir(),
@@ -128,9 +129,8 @@ def _no_hidden_columns(executed: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("stem", [pytest.param(s, marks=() if s in ("00_benchmark",
-                                                                    "01_human_validation")
-                                               else needs_shipped) for s in SECTIONS])
+@pytest.mark.parametrize("stem", [pytest.param(s, marks=needs_shipped if sample.runs_of(s) else ())
+                                  for s in SECTIONS])  # a notebook that runs no judge needs none
 def test_notebook_replays_and_writes_its_floats_with_the_papers_rows(stem, tmp_path):
     executed = _execute(stem, tmp_path)
     out = tmp_path / "outputs"
@@ -166,7 +166,7 @@ def test_notebook_replays_and_writes_its_floats_with_the_papers_rows(stem, tmp_p
 
 @pytest.mark.slow
 @needs_shipped
-@pytest.mark.parametrize("stem", ["09_beyond", "10_human_workbooks"])  # 08, 11: test_teach_*
+@pytest.mark.parametrize("stem", OTHERS)
 def test_beyond_and_workbook_notebooks_run_headless_on_the_shipped_outputs(stem, tmp_path):
     executed = _execute(stem, tmp_path)
     nb = nbformat.read(executed, as_version=4)

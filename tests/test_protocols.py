@@ -4,6 +4,8 @@ import re
 
 import pytest
 
+from tjb_lib.pairs.registry import PARAPHRASE_COVERAGES, SPLIT_NAMES
+from tjb_lib.pairs.registry import get as get_split
 from tjb_lib.parse import TRACE_V2_FIELDS
 from tjb_lib.protocols import (CLI_NAMES, ORDERS, Spec, available_templates, build_request,
                                expand, load_template, ordered_comparisons, request_key,
@@ -12,9 +14,9 @@ from tjb_lib.protocols.requests import mask_markers, stage1_request, stage2_requ
 from tjb_lib.protocols.templates import parse_template
 from tjb_lib.records import VERDICT_COLUMNS, Pair, Response
 
-SPLITS = ("mechanical_hotpotqa", "mechanical_finqa", "natural_hotpotqa", "ablation_source_only",
-          "conflict", "position_control", "soft_hotpotqa", "moderate_hotpotqa", "moderate_finqa",
-          "ranking_hotpotqa")
+#: the splits whose paraphrase coverage is each kind, as the split registry declares them
+COVERAGE = {kind: [s for s in SPLIT_NAMES if get_split(s).paraphrases == kind]
+            for kind in PARAPHRASE_COVERAGES}
 MARKER = re.compile(r"\[\s*\d+\s*\]")
 TASK = "Were Scott Derrickson and Ed Wood of the same nationality?"
 PLAIN = ("Yes. Scott Derrickson is an American director, screenwriter and producer. "
@@ -55,7 +57,7 @@ def user_text(request):
 
 
 def all_specs():
-    return {spec for name in CLI_NAMES for split in SPLITS for spec in expand(name, split)}
+    return {spec for name in CLI_NAMES for split in SPLIT_NAMES for spec in expand(name, split)}
 
 
 # ---------------------------------------------------------------- expand and ordered comparisons
@@ -66,7 +68,7 @@ def test_single_levels_and_ladder_expand_to_the_original_wording():
     assert {s.paraphrase for s in expand("ladder", "moderate_finqa")} == {"p0"}
 
 
-@pytest.mark.parametrize("split", [s for s in SPLITS if s != "moderate_finqa"])
+@pytest.mark.parametrize("split", COVERAGE["three_per_level"])
 def test_paraphrases_give_three_per_level_on_hotpotqa_equivalence_and_correctness_splits(split):
     specs = expand("paraphrases", split)
     assert len(specs) == 15 and len(set(specs)) == 15
@@ -74,8 +76,9 @@ def test_paraphrases_give_three_per_level_on_hotpotqa_equivalence_and_correctnes
         (lv, p) for lv in ("L0", "L1", "L2", "L3", "L4") for p in ("p0", "p1", "p2")}
 
 
-def test_paraphrases_on_finqa_moderate_are_the_finqa_wording_check_set():
-    assert expand("paraphrases", "moderate_finqa") == [
+@pytest.mark.parametrize("split", COVERAGE["finqa_wording_check"])
+def test_paraphrases_on_finqa_moderate_are_the_finqa_wording_check_set(split):
+    assert expand("paraphrases", split) == [
         Spec("ladder", "L2", "finqa_a"), Spec("ladder", "L2", "finqa_b"),
         Spec("ladder", "L3", "finqa_a"), Spec("ladder", "L4", "finqa_boundary")]
 

@@ -9,9 +9,9 @@ import nbformat
 import pandas as pd
 import pytest
 
-from tjb_lib import paths
+from tjb_lib import paths, sections
 
-TEACH = ("08_explore", "11_judge_yourself")
+TEACH = [stem for stem, section in sections.NOTEBOOKS.items() if section == "teaching"]
 SHIPPED = paths.RAW_OUTPUTS / "smollm2"
 needs_shipped = pytest.mark.skipif(
     not SHIPPED.is_dir(),
