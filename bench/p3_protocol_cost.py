@@ -30,6 +30,7 @@ import pandas as pd
 
 from tjb_lib import paths
 from tjb_lib.bench import arg_parser, figure_line, write_result
+from tjb_lib.judges import smollm2
 from tjb_lib.judges.prices import price
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.strip import strip_artifacts
@@ -46,16 +47,6 @@ REASON_WORDS = 40
 PRICED_MODEL = "gpt-5.5"
 CLAIM_IDS = {"tokens_low": "C074", "tokens_high": "C075", "dollars_low": "C076",
              "dollars_high": "C077"}
-
-
-def load_tokenizer():
-    """The SmolLM2 tokenizer (and its chat template) from the embedded judge's checkpoint."""
-    from transformers import AutoTokenizer
-
-    from tjb_lib.judges.smollm2 import ensure_checkpoint
-
-    folder, _ = ensure_checkpoint()
-    return AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
 
 
 class Counter:
@@ -159,7 +150,7 @@ def paper_claims() -> dict[str, float]:
 
 def main() -> int:
     args = arg_parser(__doc__.splitlines()[0]).parse_args()
-    tokenizer = load_tokenizer()
+    tokenizer = smollm2.tokenizer()  # with its chat template; no model is loaded
     count = Counter(tokenizer)
     replies = stored_replies()
     specs = ([Spec("ladder", lv) for lv in LEVELS]

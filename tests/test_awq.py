@@ -1,6 +1,7 @@
 """AWQ: a real autoawq quantization of a tiny random Llama on CPU, and the CUDA-only load path."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 
@@ -12,7 +13,11 @@ from tjb_lib.records import LABELS
 
 from _models import pair_requests, tiny_llama, tokenizer_or_skip
 
-pytest.importorskip("awq", reason="autoawq is not installed (the project's [gpu] extra)")
+pytestmark = [
+    pytest.mark.slow,  # a real autoawq quantization of a model, once for the module
+    pytest.mark.skipif(importlib.util.find_spec("awq") is None,
+                       reason="autoawq is not installed (the project's [gpu] extra)"),
+]
 
 GROUP = 64
 HIDDEN, INTER, LAYERS = 128, 256, 2

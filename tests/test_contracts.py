@@ -81,7 +81,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.parametrize("case", ["missing_model", "missing_key", "bad_url", "nothing_listens"])
+@pytest.mark.parametrize("case", ["missing_model", "missing_key", "bad_url",
+                                  # every attempt waits out its real backoff (about 8 s)
+                                  pytest.param("nothing_listens", marks=pytest.mark.slow)])
 def test_the_judge_command_stops_with_one_line_and_a_non_zero_exit(emulator, tmp_path, case):
     root = _root(tmp_path)
     emulator.missing_models.add("gpt-5.5")

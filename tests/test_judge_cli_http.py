@@ -68,7 +68,7 @@ def test_judge_cli_runs_unchanged_against_an_openai_compatible_base_url(tmp_path
 def test_sigkilled_judge_run_resumes_with_no_lost_row_and_no_repeated_stored_call(tmp_path):
     root = _root(tmp_path)
     log = root / "outputs" / "raw_outputs" / "local-vllm" / "calls.jsonl"
-    with FaultServer(latency_s=0.1) as server:
+    with FaultServer(latency_s=0.05) as server:
         proc = subprocess.Popen(_judge_cmd(server.url), env=_env(root),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 120

@@ -182,16 +182,29 @@ def test_beyond_and_workbook_notebooks_run_headless_on_the_shipped_outputs(stem,
         assert _images(executed) == 3  # frontier, calibration, power: shown as well as saved
 
 
-@pytest.mark.parametrize("params, message", [
+BAD_PARAMETERS = [
     ({"judge": "gpt-9"}, "unknown judge 'gpt-9'"),
     ({"replay_only": "False"}, "parameter replay_only must be True or False, got 'False'"),
     ({"seed": "abc"}, "parameter seed must be int, got 'abc'"),
     ({"scale": "huge"}, "unknown scale 'huge'"),
-])
-def test_a_bad_parameter_stops_the_notebook_in_its_set_up_with_one_line(params, message,
-                                                                       tmp_path):
+]
+
+
+@pytest.mark.parametrize("params, message", BAD_PARAMETERS)
+def test_a_bad_parameter_is_one_line_naming_it(params, message):
+    from tjb_lib.notebook import ParameterError, check_parameters
+
+    with pytest.raises(ParameterError) as err:
+        check_parameters(**{"judge": "smollm2", **params})
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_bad_parameter_stops_the_notebook_in_its_set_up_with_one_line(tmp_path):
+    """What a reader sees is that line alone, from the set-up cell: one kernel shows it for
+    every bad parameter (each notebook's set-up checks them all with ``check_parameters``)."""
     import papermill as pm
 
+    params, message = BAD_PARAMETERS[0]
     with pytest.raises(pm.PapermillExecutionError) as err:
         _execute("02_presentation", tmp_path, **params)
     assert err.value.ename == "ParameterError"

@@ -89,7 +89,7 @@ def test_a_replay_runs_notebooks_side_by_side_reports_them_in_order_and_stops_at
     monkeypatch.setattr(sections, "NOTEBOOKS", {"01_slow": "", "02_quick": "", "03_also": ""})
     out = tmp_path / "outputs"
 
-    assert reproduce.reproduce(replay_only=True, outputs_dir=out, jobs=2) == 0
+    assert reproduce.reproduce(replay_only=True, outputs_dir=out, workers=2) == 0
     printed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if " ok " in line]
     assert printed == ["01_slow.py", "02_quick.py", "03_also.py"]
     assert (out / "REPORT.md").is_file()
@@ -98,10 +98,11 @@ def test_a_replay_runs_notebooks_side_by_side_reports_them_in_order_and_stops_at
              for name in ("01_slow", "02_quick", "03_also")}
     assert clock["02_quick"][1] < clock["01_slow"][1] and clock["03_also"][1] < clock["01_slow"][1]
 
+    write_notebook(src, "01_slow")  # no sleep now: the failure is what this run is about
     write_notebook(src, "02_quick", value=2).write_text(
         (src / "02_quick.py").read_text().replace("fail = False", "fail = True"))
     good = (out / "notebooks" / "02_quick.ipynb").read_bytes()
-    assert reproduce.reproduce(replay_only=True, outputs_dir=out, jobs=2) == 1
+    assert reproduce.reproduce(replay_only=True, outputs_dir=out, workers=2) == 1
     err = capsys.readouterr().err
     assert "02_quick.py failed in cell" in err and "02_quick.failed.ipynb" in err
     assert (out / "notebooks" / "02_quick.ipynb").read_bytes() == good
@@ -129,11 +130,11 @@ def _files(folder):
 @pytest.mark.slow
 def test_each_judge_has_its_own_results_and_another_judge_leaves_the_first_as_it_was(demo,
                                                                                      tmp_path):
-    assert reproduce.reproduce(replay_only=True, jobs=1) == 0  # the notebooks' default judge
+    assert reproduce.reproduce(replay_only=True, workers=1) == 0  # the notebooks' default judge
     shipped = tmp_path / "judges" / "smollm2"
     before = _files(shipped)
     assert {"REPORT.md", "tables/01_first.csv", "notebooks/03_third.ipynb"} <= set(before)
-    assert reproduce.reproduce(judge="gpt-5.5", replay_only=True, jobs=1) == 0
+    assert reproduce.reproduce(judge="gpt-5.5", replay_only=True, workers=1) == 0
     assert reproduce.reproduce(judge="gpt-5.5", only="02_second", replay_only=True) == 0
     assert _files(shipped) == before
     other = tmp_path / "judges" / "gpt-5.5"
@@ -145,14 +146,14 @@ def test_each_judge_has_its_own_results_and_another_judge_leaves_the_first_as_it
 @pytest.mark.slow
 def test_a_failed_run_leaves_the_judges_results_as_they_were_not_a_mixture(demo, tmp_path,
                                                                           capsys):
-    assert reproduce.reproduce(replay_only=True, jobs=1) == 0
+    assert reproduce.reproduce(replay_only=True, workers=1) == 0
     folder = tmp_path / "judges" / "smollm2"
     before = _files(folder)
     # a second run whose first notebook gives another result and whose second one fails
     write_notebook(demo, "01_first", value=2)
     write_notebook(demo, "02_second").write_text(
         (demo / "02_second.py").read_text().replace("fail = False", "fail = True"))
-    assert reproduce.reproduce(replay_only=True, jobs=1) == 1
+    assert reproduce.reproduce(replay_only=True, workers=1) == 1
     assert "the results in" in capsys.readouterr().err
     after = _files(folder)
     assert after.pop("notebooks/02_second.failed.ipynb")  # the traceback, kept beside

@@ -8,7 +8,7 @@ where to look; the judge's results stay as they were and the failed notebook is 
 last good copy as ``<name>.failed.ipynb``.
 
 A replay (no judge call) runs the notebooks on as many kernels at once as there are cores, at
-most ``REPLAY_JOBS``: they read the shipped raw outputs and write their own tables, so none waits
+most ``REPLAY_WORKERS``: they read the shipped raw outputs and write their own tables, so none waits
 for another; REPORT.md is written after all of them. A run that may judge runs them one by one
 (judging uses the cores itself, and the notebooks share one response store).
 """
@@ -26,7 +26,7 @@ from tjb_lib import paths, results, sections
 from tjb_lib.files import CREATE_MODE
 from tjb_lib.judges.local_lazy import usable_cores
 
-REPLAY_JOBS = 2
+REPLAY_WORKERS = 2
 
 
 def notebook_sources(only: str | None = None) -> list[Path]:
@@ -131,7 +131,7 @@ def default_judge() -> str:
 
 def reproduce(only: str | None = None, replay_only: bool = False, judge: str | None = None,
               scale: str | None = None, outputs_dir: str | Path | None = None,
-              jobs: int | None = None) -> int:
+              workers: int | None = None) -> int:
     """Run every notebook (or those ``only`` names); stop at the first failure with a clear
     message.
 
@@ -139,8 +139,8 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
     judge's results (``outputs/judges/<judge>/``, or ``outputs_dir``) only when every notebook
     ran: a failed run leaves them as they were. Judge calls go through the response store, so
     shipped raw outputs are replayed and only what is missing is judged; ``replay_only`` forbids
-    any new call (CI, quick checks) and lets ``jobs`` notebooks (default: one per core, at most
-    ``REPLAY_JOBS``) run at once.
+    any new call (CI, quick checks) and lets ``workers`` notebooks (default: one per core, at most
+    ``REPLAY_WORKERS``) run at once.
     """
     import papermill as pm
 
@@ -156,7 +156,7 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
         parameters["outputs_dir"] = str(Path(outputs_dir).resolve())
     final = results.results_dir(spec.name, Path(outputs_dir).resolve() if outputs_dir else None)
     sources = notebook_sources(only)
-    workers = jobs or (min(REPLAY_JOBS, usable_cores()) if replay_only else 1)
+    workers = workers or (min(REPLAY_WORKERS, usable_cores()) if replay_only else 1)
     staging = results.stage(final, keep=only is not None)
     os.environ[results.STAGING_ENV] = str(staging)  # the kernels inherit it
 

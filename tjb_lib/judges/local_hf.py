@@ -281,7 +281,7 @@ class LocalHFJudge(Judge):
                                   input_tokens=len(ids[i]), output_tokens=0,
                                   model_returned=self.model)
 
-        jobs = []  # (members, tokens reused, their cache, prefix seconds per member)
+        batches = []  # (members, tokens reused, their cache, prefix seconds per member)
         for plen, members in self._group(ids):
             t0 = time.perf_counter()
             try:
@@ -291,11 +291,11 @@ class LocalHFJudge(Judge):
                 failed(members, e)
                 continue
             prefix_share = (time.perf_counter() - t0) / len(members)
-            jobs += [(members[k: k + self.batch_size], reused, pkv, prefix_share)
-                     for k in range(0, len(members), self.batch_size)]
+            batches += [(members[k: k + self.batch_size], reused, pkv, prefix_share)
+                        for k in range(0, len(members), self.batch_size)]
 
-        def run(job):
-            chunk, reused, pkv, _ = job
+        def run(batch):
+            chunk, reused, pkv, _ = batch
             t0 = time.perf_counter()
             try:
                 with torch.inference_mode():
@@ -305,13 +305,13 @@ class LocalHFJudge(Judge):
             except (RuntimeError, torch.cuda.OutOfMemoryError) as e:
                 return e, 0.0
 
-        workers = min(self.max_concurrency, len(jobs))
+        workers = min(self.max_concurrency, len(batches))
         if workers > 1:  # independent one-thread passes on as many cores
             with ThreadPoolExecutor(workers) as pool:
-                done = list(pool.map(run, jobs))
+                done = list(pool.map(run, batches))
         else:
-            done = [run(job) for job in jobs]
-        for (chunk, reused, _, prefix_share), (results, share) in zip(jobs, done):
+            done = [run(batch) for batch in batches]
+        for (chunk, reused, _, prefix_share), (results, share) in zip(batches, done):
             if isinstance(results, Exception):
                 failed(chunk, results)
                 continue

@@ -123,6 +123,19 @@ def ensure_checkpoint(folder: Path | None = None) -> tuple[Path, bool]:
     return folder, True
 
 
+def tokenizer():
+    """The embedded judge's tokenizer with its chat template: the converted checkpoint's when
+    there is one, else read from the GGUF's metadata alone (seconds; no tensor is dequantized)."""
+    from transformers import AutoTokenizer
+
+    gguf = smollm2_gguf_path()
+    folder = default_checkpoint_dir()
+    if checkpoint_is_current(folder, gguf):
+        return AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
+    return AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name,
+                                         local_files_only=True)
+
+
 def tokenizer_file() -> Path:
     """The embedded judge's ``tokenizer.json``: the converted checkpoint's when there is one,
     else read from the GGUF's metadata alone (no tensor is dequantized; seconds, not the
@@ -134,12 +147,8 @@ def tokenizer_file() -> Path:
         return folder / "tokenizer.json"
     path = cache_root() / f"smollm2-tokenizer-{package_version()}.json"
     if not path.is_file():
-        from transformers import AutoTokenizer
-
-        tok = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name,
-                                            local_files_only=True)
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, tok.backend_tokenizer.to_str().encode("utf-8"))
+        write_atomically(path, tokenizer().backend_tokenizer.to_str().encode("utf-8"))
     return path
 
 
