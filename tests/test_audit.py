@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from tjb_lib import audit, paths
+from tjb_lib import audit, coherence, paths
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.build import verify
@@ -68,6 +68,47 @@ def test_repeated_sentences_and_dangling_references_are_found(items):
         "Reasoning: ", f"Reasoning: Comparing the evidence on {name} settles it. "))
     assert audit.dangling_references(p, items) == []
     assert audit.dangling_references(bad, items) == [f"cited: names {name!r} without its evidence"]
+
+
+def _with(p, side, old, new):
+    return dataclasses.replace(p, **{side: getattr(p, side).replace(old, new, 1)})
+
+
+def test_a_line_that_leans_on_the_display_is_counted(items):
+    mech = load_split("mechanical_hotpotqa")
+    p = mech[0]
+    first = p.plain.split("Evidence:\n- ", 1)[1].split("\n", 1)[0]
+    leaning = _with(_with(p, "plain", f"- {first}", "- It lies on the banks of a river."),
+                    "cited", f"- {first}", "- It lies on the banks of a river.")
+    assert coherence.leaning_lines(p, "plain") == []
+    assert coherence.leaning_lines(leaning, "plain")[0].startswith("It ")
+    a = audit.audit_split("mechanical_hotpotqa", [leaning] + mech[1:], items)
+    assert a.leaning >= 2 and any("open with a pronoun" in b for b in a.breaches)
+
+
+def test_reasoning_that_says_nothing_the_evidence_says_is_counted(items):
+    mech = load_split("mechanical_hotpotqa")
+    empty_steps = "Reasoning: Via the first entity, the trail goes on. Everything asked holds true. "
+    empty = [_with(_with(p, "plain", "Reasoning: ", empty_steps), "cited", "Reasoning: ", empty_steps)
+             for p in mech]
+    said, free = coherence.reasoning_sentences(empty[0], "plain")
+    assert "Everything asked holds true." in free and len(said) > len(free)
+    a = audit.audit_split("mechanical_hotpotqa", empty, items)
+    assert any("share no content word with the evidence" in b for b in a.breaches)
+
+
+def test_filler_padding_and_one_sided_sentences_are_counted(items):
+    lc = load_split("ablation_length_control")
+    p = lc[0]
+    name = p.meta["supporting_facts"][0][0].split(" (")[0]
+    filler = dataclasses.replace(p, cited=f"{p.cited} Some people will recognise {name}.")
+    assert coherence.padding_problems(p, items) == []
+    assert coherence.padding_problems(filler, items) == [f"Some people will recognise {name}."]
+    moderate = load_split("moderate_hotpotqa")
+    m = moderate[0]
+    extra = _with(m, "cited", "Reasoning: ", "Reasoning: The answer was checked twice. ")
+    assert coherence.one_sided_sentences(m, items) == []
+    assert coherence.one_sided_sentences(extra, items) == ["the answer was checked twice"]
 
 
 @pytest.mark.slow

@@ -25,8 +25,9 @@ def shipped(tmp_path_factory):
     return root, build_mod.build_all(out_dir=root)
 
 
-def test_every_entry_is_complete_and_named_once():
-    assert len(registry.SPLIT_NAMES) == len(set(registry.SPLIT_NAMES)) == 15
+def test_every_entry_is_complete_and_named_once(shipped):
+    assert len(registry.SPLIT_NAMES) == len(set(registry.SPLIT_NAMES)) == len(shipped[1]["splits"])
+    assert sorted(f.stem for f in paths.SPLITS.glob("*.jsonl")) == sorted(registry.SPLIT_NAMES)
     for info in registry.SPLITS.values():
         assert info.target_relation in TARGET_RELATIONS
         assert 0 < info.default_pairs <= info.size and 0 < info.default_trace_pairs <= info.size

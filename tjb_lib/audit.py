@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from tjb_lib import paths
+from tjb_lib import coherence, paths
+from tjb_lib.coherence import sentences, words
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs import SPLIT_NAMES, load_split
 from tjb_lib.pairs.candidates import short_name
@@ -35,14 +36,8 @@ MIN_NATURAL_DIFFER = 0.90     # natural pairs differ in wording after stripping
 NGRAM_EXEMPT = {"ranking_hotpotqa": "system comparison: the sides are different systems"}
 #: the HotpotQA tiers a classifier tries to tell apart from a pair's one-sided words
 TIER_SPLITS = ("mechanical_hotpotqa", "natural_hotpotqa", "soft_hotpotqa", "moderate_hotpotqa")
-_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
-# A sentence ends at . ! ? before a capital, unless the word before the stop is an
-# abbreviation of one or two letters ("v.", "U.S.", "Jr.").
-_SENTENCE_END = re.compile(r"(?<![\s.][A-Za-z]\.)(?<![\s.][A-Z][a-z]\.)(?<=[.!?])\s+(?=[A-Z\"“(])")
-
-
-def words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+MAX_CONTENT_FREE = 0.40       # reasoning sentences that share no content word with the evidence
+MAX_NATURAL_SIDE = 0.60       # the paired classifier must not find the cited side of natural pairs
 
 
 def ngram_set(text: str, ns: tuple[int, ...] = NGRAMS) -> set[str]:
@@ -52,15 +47,6 @@ def ngram_set(text: str, ns: tuple[int, ...] = NGRAMS) -> set[str]:
     w = words(text)
     grams = (w[i:i + n] for n in ns for i in range(len(w) - n + 1))
     return {" ".join(g) for g in grams if not set(g) <= ENGLISH_STOP_WORDS}
-
-
-def sentences(text: str) -> list[str]:
-    """Sentences of a candidate (lines, then sentence ends), bullets and headers dropped."""
-    out = []
-    for line in text.splitlines():
-        line = re.sub(r"^(?:[-*>]\s+|[A-Z][A-Za-z ]{0,30}:\s+)", "", line.strip())
-        out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
-    return out
 
 
 def repeated_sentences(text: str, answers: tuple[str, ...] = (), min_words: int = 5) -> list[str]:
@@ -99,33 +85,37 @@ def one_sided(pairs: list[Pair]) -> pd.DataFrame:
 
 # ----------------------------------------------------------------------------- dangling references
 
-def own_words(text: str, item) -> str:
-    """A candidate's text without any sentence of the item's paragraphs: what the writer
-    said (reasoning, answer lines), not what it quoted."""
-    quoted = sorted({s.strip() for _, sents in item.context for s in sents
-                     if len(s.split()) >= 3}, key=len, reverse=True)
-    for s in quoted:
-        text = text.replace(s, " ")
-    return text
+def shows(evidence: list[str], paragraph: list[str]) -> bool:
+    """Does one of the evidence texts come from ``paragraph`` (most of its content words are
+    the paragraph's)? Evidence lines may name their entity where the paragraph said "it"."""
+    have = coherence.content_words(" ".join(paragraph))
+    for line in evidence:
+        for sent in sentences(line):
+            mine = coherence.content_words(sent)
+            if mine and len(mine & have) >= 0.6 * len(mine):
+                return True
+    return False
 
 
 def dangling_references(p: Pair, items: dict) -> list[str]:
-    """Supporting hops a candidate's own words name while it shows none of that hop's
-    paragraph (a step that refers to support the candidate does not have)."""
+    """Supporting hops a candidate's reasoning names while its evidence neither names them nor
+    shows any of their paragraph (a step that refers to support the candidate does not have)."""
     item = items.get(p.source_id) if p.source == "hotpotqa" else None
     if item is None:
         return []
     out = []
     for side in ("plain", "cited"):
-        text = strip_artifacts(getattr(p, side))
-        mine = own_words(text, item).lower()
+        part = coherence.parts(p, side)
+        mine = part["reasoning"].lower()
         paragraphs = collections.defaultdict(list)      # hops that share a name share it
         for title, sents in item.context:
             if title in {t for t, _ in item.supporting_facts}:
                 paragraphs[short_name(title)] += [s.strip() for s in sents if s.strip()]
         for name, sents in paragraphs.items():
             low = name.lower()
-            if (low in mine and not any(s in text for s in sents)
+            if (re.search(rf"(?<!\w){re.escape(low)}(?!\w)", mine)
+                    and low not in " ".join(part["evidence"]).lower()
+                    and not shows(part["evidence"], sents)
                     and low not in item.answer.strip().lower()):
                 out.append(f"{side}: names {name!r} without its evidence")
     return out
@@ -133,36 +123,36 @@ def dangling_references(p: Pair, items: dict) -> list[str]:
 
 # ----------------------------------------------------------------------------- classifiers
 
-def _side_examples(pairs: list[Pair]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    texts = [strip_artifacts(t) for p in pairs for t in (p.cited, p.plain)]
-    y = np.array([1, 0] * len(pairs))
-    groups = np.repeat(np.arange(len(pairs)), 2)
-    return texts, y, groups
-
-
 def side_classifier(pairs: list[Pair], seed: int = SEED, folds: int = 5,
                     top: int = 5) -> tuple[float, list[str], list[str]]:
-    """Cross-validated accuracy of a bag-of-words logistic regression telling the cited side
-    from the plain side (both sides of a pair in the same fold), and the words that carry it
-    (top cited-side and plain-side features of a fit on every pair)."""
+    """Cross-validated accuracy of a paired bag-of-words logistic regression that tells which of
+    two sides is the cited one (features: one side's words minus the other's, each pair shown
+    in a seeded order; folds grouped by source item, so no item is in training and test), and
+    the words that carry it (top cited-side and plain-side features of a fit on every pair)."""
     from sklearn.feature_extraction.text import CountVectorizer
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import GroupKFold, cross_val_score
-    from sklearn.pipeline import make_pipeline
 
-    texts, y, groups = _side_examples(pairs)
-    model = make_pipeline(CountVectorizer(binary=True, ngram_range=(1, 2),
-                                          token_pattern=_WORD.pattern),
-                          LogisticRegression(solver="liblinear", random_state=seed))
-    cv = GroupKFold(n_splits=min(folds, len(pairs)), shuffle=True, random_state=seed)
-    acc = float(np.mean(cross_val_score(model, texts, y, groups=groups, cv=cv)))
-    model.fit(texts, y)
-    vocab = model[0].get_feature_names_out()
-    coef = model[1].coef_[0]
+    cited = [strip_artifacts(p.cited) for p in pairs]
+    plain = [strip_artifacts(p.plain) for p in pairs]
+    vec = CountVectorizer(binary=True, ngram_range=(1, 2), token_pattern=r"[a-z0-9]+(?:['’][a-z]+)?")
+    vec.fit(cited + plain)
+    diff = vec.transform(cited) - vec.transform(plain)
+    flip = np.random.default_rng(seed).random(len(pairs)) < 0.5
+    x = diff.multiply(np.where(flip, -1, 1)[:, None]).tocsr()
+    y = (~flip).astype(int)                           # 1: the first side shown is the cited one
+    groups = [p.source_id for p in pairs]
+    model = LogisticRegression(solver="liblinear", random_state=seed)
+    n_groups = len(set(groups))
+    cv = GroupKFold(n_splits=min(folds, n_groups), shuffle=True, random_state=seed)
+    acc = float(np.mean(cross_val_score(model, x, y, groups=groups, cv=cv)))
+    model.fit(x, y)
+    vocab = vec.get_feature_names_out()
+    coef = model.coef_[0]
     order = np.argsort(coef)
-    cited = [vocab[i] for i in order[::-1][:top] if coef[i] > 0]
-    plain = [vocab[i] for i in order[:top] if coef[i] < 0]
-    return acc, cited, plain
+    cited_words = [vocab[i] for i in order[::-1][:top] if coef[i] > 0]
+    plain_words = [vocab[i] for i in order[:top] if coef[i] < 0]
+    return acc, cited_words, plain_words
 
 
 def _one_sided_words(p: Pair) -> str:
@@ -217,7 +207,14 @@ class SplitAudit:
     stripped_length_ratio: float      # the same with the display stripped
     repeated: int                     # candidates with a sentence repeated inside them
     dangling: int                     # candidates naming a hop without its evidence
-    side_accuracy: float | None       # bag-of-words cited-vs-plain accuracy (None: identical)
+    side_accuracy: float | None       # paired cited-vs-plain accuracy (None: identical)
+    leaning: int = 0                  # sentences opening with a pronoun or bare description
+    reasoning: int = 0                # reasoning sentences read (soft: the plain side only)
+    content_free: int = 0             # ... that share no content word with the evidence
+    padding: int = 0                  # length-control sentences that are pronoun-led or filler
+    one_sided: int = 0                # pairs with a sentence on one side outside the intended difference
+    examples: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)      # construction figures worth stating
     cited_features: list[str] = field(default_factory=list)
     plain_features: list[str] = field(default_factory=list)
     differ: float | None = None       # natural: share of pairs whose stripped sides differ
@@ -239,7 +236,9 @@ def audit_split(name: str, pairs: list[Pair], items: dict, seed: int = SEED) -> 
     a = SplitAudit(name, len(pairs), top["ngram"] if top is not None else "",
                    top["side"] if top is not None else "",
                    float(top["one_sided"]) if top is not None else 0.0, ratio, s_ratio,
-                   repeated, dangling, acc, cf, pf)
+                   repeated, dangling, acc, cited_features=cf, plain_features=pf)
+    _coherence(a, pairs, items)
+    a.notes = _construction(name, pairs)
     if name.startswith("natural"):
         a.differ = float(np.mean([c != q for c, q in stripped]))
         if a.differ < MIN_NATURAL_DIFFER:
@@ -250,9 +249,67 @@ def audit_split(name: str, pairs: list[Pair], items: dict, seed: int = SEED) -> 
                           f"{a.top_ngram_share:.0%} of pairs (budget {MAX_ONE_SIDED:.0%})")
     if repeated:
         a.breaches.append(f"{repeated} candidates repeat a sentence (budget 0)")
+    if a.leaning:
+        a.breaches.append(f"{a.leaning} sentences open with a pronoun or a bare description "
+                          f"(budget 0)")
+    if a.reasoning and a.content_free / a.reasoning > MAX_CONTENT_FREE:
+        a.breaches.append(f"{a.content_free / a.reasoning:.0%} of reasoning sentences share no "
+                          f"content word with the evidence (budget {MAX_CONTENT_FREE:.0%})")
+    if a.padding:
+        a.breaches.append(f"{a.padding} padding sentences are pronoun-led or filler (budget 0)")
+    if a.one_sided:
+        a.breaches.append(f"{a.one_sided} pairs have a one-sided sentence outside the intended "
+                          f"difference (budget 0)")
+    if name.startswith("natural") and acc is not None and acc > MAX_NATURAL_SIDE:
+        a.breaches.append(f"the paired classifier finds the cited side in {acc:.0%} of pairs "
+                          f"(budget {MAX_NATURAL_SIDE:.0%})")
     if dangling:
         a.breaches.append(f"{dangling} pairs name a hop without its evidence (budget 0)")
     return a
+
+
+def _construction(name: str, pairs: list[Pair]) -> list[str]:
+    """Figures of how a split was made that its datasheet states: how closely the length
+    control matches the full-citation side, how often natural pairs reuse an item."""
+    if name == "ablation_length_control":
+        gaps = np.array([abs(p.meta["length_cited"] - p.meta["length_target"]) for p in pairs])
+        return [f"length of the padded side against the full-citation side: median gap "
+                f"{np.median(gaps):.0f} characters, 95th percentile {np.percentile(gaps, 95):.0f}, "
+                f"largest {gaps.max()}; {np.mean(gaps <= 40):.1%} of pairs within 40"]
+    if name == "natural_hotpotqa":
+        uses = collections.Counter(collections.Counter(p.source_id for p in pairs).values())
+        return [f"{sum(uses.values())} HotpotQA items: " + ", ".join(
+            f"{n} used {k} times" for k, n in sorted(uses.items()))]
+    if name == "moderate_hotpotqa":
+        kinds = collections.Counter((p.meta["dropped_role"], p.meta["omission"]) for p in pairs)
+        return ["omitted hop: " + ", ".join(f"{role} {how} {n}" for (role, how), n
+                                             in sorted(kinds.items()))]
+    return []
+
+
+def _coherence(a: SplitAudit, pairs: list[Pair], items: dict) -> None:
+    """Fill in the coherence counts (``tjb_lib.coherence``), with an example of each kind."""
+    seen: dict[str, str] = {}
+    for p in pairs:
+        for side in ("plain", "cited"):
+            leaning = coherence.leaning_lines(p, side)
+            a.leaning += len(leaning)
+            if leaning:
+                seen.setdefault("leaning", f"{p.pair_id} ({side}): {leaning[0]}")
+            if p.split == "soft_hotpotqa" and side == "cited":
+                continue                              # generic by design
+            said, free = coherence.reasoning_sentences(p, side)
+            a.reasoning += len(said)
+            a.content_free += len(free)
+        bad = coherence.padding_problems(p, items)
+        a.padding += len(bad)
+        if bad:
+            seen.setdefault("padding", f"{p.pair_id}: {bad[0]}")
+        odd = coherence.one_sided_sentences(p, items)
+        a.one_sided += bool(odd)
+        if odd:
+            seen.setdefault("one-sided", f"{p.pair_id}: {odd[0]}")
+    a.examples = [f"{k}: {v}" for k, v in seen.items()]
 
 
 def run_audit(splits_dir: Path | str | None = None, seed: int = SEED,
@@ -274,7 +331,10 @@ def table(audits: list[SplitAudit]) -> pd.DataFrame:
             "share": f"{a.top_ngram_share:.1%}",
             "length ratio": f"{a.length_ratio:.2f}",
             "stripped ratio": f"{a.stripped_length_ratio:.2f}",
-            "repeated": a.repeated, "dangling": a.dangling,
+            "repeated": a.repeated, "dangling": a.dangling, "leaning": a.leaning,
+            "content-free reasoning": (f"{a.content_free / a.reasoning:.1%}" if a.reasoning
+                                       else "—"),
+            "bad padding": a.padding, "one-sided": a.one_sided,
             "side accuracy": ("exempt" if a.split in NGRAM_EXEMPT else "identical")
             if a.side_accuracy is None else f"{a.side_accuracy:.1%}",
             "differ": "—" if a.differ is None else f"{a.differ:.1%}",
@@ -286,6 +346,20 @@ def table(audits: list[SplitAudit]) -> pd.DataFrame:
 def markdown(audits: list[SplitAudit], tiers: dict) -> str:
     """The audit figures as Markdown (the block data/DATASHEET.md carries)."""
     lines = [table(audits).to_markdown(index=False), ""]
+    lines.append("Columns: `leaning` counts sentences (evidence, reasoning, padding) that open with a "
+                 "pronoun or a bare description (\"It lies ...\", \"The film stars ...\"); "
+                 "`content-free reasoning` is the share of reasoning sentences that share no content "
+                 "word with the candidate's own evidence once the answer and source titles are set "
+                 "aside (the soft tier's generic cited side is not counted); `bad padding` counts "
+                 "length-control sentences that are pronoun-led or filler; `one-sided` counts pairs "
+                 "with a sentence on one side only outside the difference the split varies; `side "
+                 "accuracy` is a paired classifier (one side's words minus the other's, folds grouped "
+                 "by source item) telling the cited side.")
+    lines.append("")
+    for a in audits:
+        lines += [f"- `{a.split}`: {note}" for note in a.notes]
+    if any(a.notes for a in audits):
+        lines.append("")
     feats = [a for a in audits if a.side_accuracy is not None and a.side_accuracy >= 0.6]
     if feats:
         lines.append("Words that carry the cited-vs-plain signal where the classifier beats 60%:")

@@ -6,10 +6,10 @@ the evidence display and citation formatting ([n] markers and a sources list). T
 split's display is that bundle plus sentence identifiers and a verification line (App. A.1 lists
 both), so the two splits differ on every pair by exactly those two cues. Source-only: source
 labels; empty shell: markers and a sources list with no titles; evidence-only: the evidence
-repeated without framing; sentence-id-only: sentence identifiers; length-control: on-topic,
-non-repeating text with no citation structure and no quality signal (the question's entities
-restated, neutral sentences from the supporting paragraphs that do not bear on the answer),
-length-matched to the full-citation side.
+repeated without framing; sentence-id-only: sentence identifiers; length-control: the item's own sentences
+that do not bear on the answer (supporting paragraphs first, then its other retrieved
+paragraphs), each standing alone, with no citation structure, no restatement and no quality
+signal, length-matched to the full-citation side as closely as those sentences allow.
 """
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ import random
 import re
 
 from tjb_lib.data import HotpotItem
-from tjb_lib.pairs.candidates import hops, hotpot_candidate, mentions, short_name
+from tjb_lib.pairs.candidates import hops, hotpot_candidate, mentions
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import render
+from tjb_lib.pairs.standalone import standalone
 from tjb_lib.pairs.strip import detect_artifacts
 from tjb_lib.records import Pair
 
@@ -36,44 +37,7 @@ ABLATION_CUES: dict[str, frozenset[str] | None] = {
 # Words the length-control text never uses: citation, sourcing or verification vocabulary.
 CITATION_WORDS = re.compile(r"cite|citation|source|reference|evidence|verif|according|passage"
                             r"|\[\d|retriev|quot", re.I)
-# Sentences that restate what the question is about; each uses words the others do not.
-FRAMINGS = (
-    "The question reads: {q}",
-    "It concerns {e1} and {e2}.",
-    "Two names come up here: {e1} and {e2}.",
-    "{e1} is one subject of this query.",
-    "{e2} is another topic involved.",
-    "This item belongs to the {kind} kind.",
-    "What is sought is a {sought}.",
-    "The task asks about {e1}.",
-    "Among the subjects is {e2}.",
-    "Its theme touches on {e1}.",
-    "Some people will recognise {e2}.",
-    "Here {e1} and {e2} are the points of interest.",
-    "{e1} and {e2} feature in the prompt.",
-    "Both {e1} and {e2} have Wikipedia articles.",
-    "Attention goes first to {e1}.",
-    "Next in line comes {e2}.",
-    "Anyone curious can look up {e1} too.",
-    "Much has been written about {e2}.",
-    "{e1} matters for this problem.",
-    "A related name is {e2}.",
-    "There is a link between {e1} and {e2}.",
-    "Readers meet {e1} early on.",
-)
-MAX_FRAMINGS = 3
-LENGTH_TOLERANCE = 40
 ORDERINGS = 40
-
-
-def _sought(answer: str) -> str:
-    if answer.lower() in ("yes", "no"):
-        return "yes-or-no reply"
-    if re.fullmatch(r"\d{4}", answer):
-        return "year"
-    if re.match(r"\d", answer):
-        return "number"
-    return "name or phrase"
 
 
 def states(text: str, answer: str) -> bool:
@@ -85,15 +49,16 @@ def states(text: str, answer: str) -> bool:
 
 
 def neutral_sentences(item: HotpotItem, supporting: bool = True) -> list[str]:
-    """Sentences of the supporting paragraphs (else of the other retrieved paragraphs) that
-    are not supporting facts, do not state the answer and use no citation vocabulary: context
-    that does not bear on the answer."""
-    gold = {item.sentence(t, s) for t, s in item.supporting_facts}
+    """Sentences of the supporting paragraphs (else of the item's other retrieved paragraphs),
+    each as it stands alone (``standalone``: it names what it is about), that are not
+    supporting facts, do not state the answer and use no citation vocabulary: context that
+    does not bear on the answer."""
+    gold = {standalone(item, t, s) for t, s in item.supporting_facts}
     titles = [t for t, _ in item.context if (t in hops(item)) == supporting]
     out = []
     for title in titles:
-        for sent in dict(item.context)[title]:
-            sent = sent.strip()
+        for sid in range(len(dict(item.context)[title])):
+            sent = standalone(item, title, sid)
             if (sent and sent not in gold and sent not in out and len(sent.split()) >= 5
                     and sent[-1] in ".!?" and not states(sent, item.answer)
                     and not mentions(sent, item.answer)
@@ -103,24 +68,13 @@ def neutral_sentences(item: HotpotItem, supporting: bool = True) -> list[str]:
 
 
 def length_text(item: HotpotItem, plain: str, target_len: int, r: random.Random) -> str:
-    """Plain text plus a paragraph of non-repeating, on-topic, non-citation sentences whose
-    length brings the whole closest to ``target_len``."""
-    names = [short_name(h) for h in hops(item)] + [short_name(hops(item)[0])]
-    fill = dict(q=item.question.strip(), e1=names[0], e2=names[1], sought=_sought(item.answer),
-                kind="comparison" if item.type == "comparison" else "two-step")
-    framings = [re.sub(r"([.!?])\.$", r"\1", f.format(**fill))
-                for f in r.sample(FRAMINGS, len(FRAMINGS))]
-    framings = [f for f in framings                  # restating the answer would be a signal
-                if not mentions(f.replace(item.question, ""), item.answer)
-                and not states(f.replace(item.question, ""), item.answer)]
-    # Context from the supporting paragraphs first and up to MAX_FRAMINGS restatements; then,
-    # only while still short, context from the item's other retrieved paragraphs, and last more
-    # restatements.
-    tiers = [neutral_sentences(item), framings[:MAX_FRAMINGS]]
+    """Plain text plus a paragraph of the item's own neutral sentences (``neutral_sentences``)
+    whose length brings the whole closest to ``target_len``: the supporting paragraphs'
+    sentences first, the other retrieved paragraphs' only while still short."""
     need = target_len - len(plain) - 2
-    for more in (neutral_sentences(item, supporting=False), framings[MAX_FRAMINGS:]):
-        if sum(len(x) + 1 for tier in tiers for x in tier) < need:
-            tiers.append(more)
+    tiers = [neutral_sentences(item)]
+    if sum(len(x) + 1 for x in tiers[0]) < need:
+        tiers.append(neutral_sentences(item, supporting=False))
     best: list[str] = []
     for _ in range(ORDERINGS):             # greedy over seeded orders: keep the closest fit
         chosen, size = [], -1

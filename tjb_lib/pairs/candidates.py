@@ -10,6 +10,7 @@ plain side never carries an artifact.
 from __future__ import annotations
 
 import ast
+import html
 import random
 import re
 
@@ -17,7 +18,10 @@ from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
 from tjb_lib.pairs import voice
 from tjb_lib.pairs.filing import clean_line, figures, residue
 from tjb_lib.pairs.finqa_voice import arg_text, op_name, step_sentences
+from tjb_lib.pairs.reasoning import conclude, link
+from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence
+from tjb_lib.pairs.standalone import standalone
 from tjb_lib.pairs.strip import detect_artifacts
 
 
@@ -62,7 +66,9 @@ def hops(item: HotpotItem) -> tuple[str, ...]:
 
 
 def hop_sentences(item: HotpotItem, title: str) -> list[str]:
-    return [item.sentence(t, s) for t, s in dict.fromkeys(item.supporting_facts) if t == title]
+    """A hop's supporting sentences as shown (``standalone``; an unusable one is left out)."""
+    out = (standalone(item, t, s) for t, s in dict.fromkeys(item.supporting_facts) if t == title)
+    return [s for s in out if s is not None]
 
 
 def answer_hop(item: HotpotItem) -> str:
@@ -81,55 +87,39 @@ def bridge_hop(item: HotpotItem) -> str:
     return [h for h in hs if h != answer_hop(item)][0]
 
 
-def _is_answer(name: str, answer: str) -> bool:
-    strip = lambda t: t[1:] if t[:1] in (["the"], ["a"], ["an"]) else t  # noqa: E731
-    return strip(_tokens(name)) == strip(_tokens(answer))
-
-
-def hotpot_steps(item: HotpotItem, r: random.Random, ans: str) -> dict[str, str]:
-    """One specific reasoning step per hop, plus the comparison step (key "") for comparisons.
-
-    Every phrasing is drawn here, in a fixed order, whatever is later dropped, so the two
-    sides of a graded pair word their shared steps alike.
-    """
-    hs = hops(item)
-    if item.type == "comparison":
-        steps = {h: voice.pick(r, voice.COMPARED_STEPS, e=short_name(h)) for h in hs}
-        names = [short_name(h) for h in hs] + ["the other", "the other"]
-        steps[""] = voice.pick(r, voice.COMPARISON_STEPS, e1=names[0], e2=names[1], ans=ans)
-        return steps
-    a = answer_hop(item)
-    steps = {}
-    for h in hs:
-        if h != a:
-            steps[h] = voice.pick(r, voice.BRIDGE_STEPS, b=short_name(h), a=short_name(a))
-    steps[a] = (voice.pick(r, voice.ANSWER_IS_ENTITY_STEPS, ans=ans)
-                if _is_answer(short_name(a), item.answer)
-                else voice.pick(r, voice.ANSWER_STEPS, a=short_name(a), ans=ans))
-    return steps
+def usable(item: HotpotItem) -> bool:
+    """Every supporting sentence can be shown as a line that stands alone (``standalone``)."""
+    return all(sid < len(dict(item.context)[t]) and standalone(item, t, sid) is not None
+               for t, sid in item.supporting_facts)
 
 
 def _evidence(item: HotpotItem, title: str, sid: int) -> Evidence:
-    return Evidence(text=item.sentence(title, sid), source=title, locator=f"sentence {sid}",
+    text = standalone(item, title, sid)
+    if text is None:
+        raise ValueError(f"{item.id}: sentence {sid} of {title!r} does not stand alone")
+    return Evidence(text=text, source=html.unescape(title), locator=f"sentence {sid}",
                     sid=f"doc{item.paragraph_index(title)}:s{sid}", hop=title)
 
 
 def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
                      drop_hop: str | None = None, weak: tuple[str, int] | None = None,
                      extra: tuple[str, int] | None = None, reasoning: str = "specific",
-                     reverse: bool = False, closing: float = 0.5,
-                     answer: str | None = None) -> Candidate:
+                     reverse: bool = False, answer: str | None = None,
+                     lead_hop: str | None = None) -> Candidate:
     """The full chain, or the chain without one hop.
 
-    ``drop_hop`` removes a hop's sentences and its reasoning step (a comparison then loses
-    the comparison step too); ``weak`` shows one non-supporting sentence of the dropped hop's
-    paragraph in its place (a weakened hop). ``extra`` adds a relevant non-supporting sentence
-    after its paragraph's sentences; ``reverse`` shows the evidence in reverse order.
-    ``reasoning`` is "specific" (one step per hop) or "generic" (support that names no entity
-    or link). ``r`` draws the phrasings (default: seeded by the item id). ``answer`` replaces
-    the gold answer wherever the candidate states it (a conflict's wrong side).
+    ``drop_hop`` removes a hop's sentences and its reasoning step; ``weak`` shows one
+    non-supporting sentence of the dropped hop's paragraph in its place (a weakened hop).
+    ``extra`` adds a relevant non-supporting sentence after its paragraph's sentences;
+    ``reverse`` shows the evidence in reverse order. ``reasoning`` is "specific" (one step per
+    hop, in the evidence's words, ``tjb_lib.pairs.reasoning``) or "generic" (support that names
+    no entity or link). ``r`` draws the phrasings (default: seeded by the item id). ``answer``
+    replaces the gold answer where the candidate states its own answer (the answer line and the
+    conclusion: a conflict's wrong side), never inside what it quotes or restates from the
+    evidence.
     """
-    ans = (answer or item.answer).strip()
+    gold = item.answer.strip()
+    ans = (answer or gold).strip()
     r = r or random.Random(f"voice:{item.id}")
     if drop_hop is not None and drop_hop not in hops(item):
         raise ValueError(f"{item.id}: {drop_hop!r} is not a supporting hop")
@@ -146,21 +136,27 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
         if tuple(_tokens(e.text)) not in seen:
             seen.add(tuple(_tokens(e.text)))
             ev.append(e)
-    if reverse:
-        ev.reverse()
-    steps = hotpot_steps(item, r, ans)
+    # Every phrasing is drawn here, in a fixed order, whatever is later dropped, so the two
+    # sides of a graded pair word their shared steps alike.
+    conclusion_r = random.Random(r.getrandbits(64))
+    link_r = {h: random.Random(r.getrandbits(64)) for h in hops(item)}
     generic = voice.pick(r, voice.GENERIC_STEPS)
-    ending = voice.closing(r, ans, closing)
     if reasoning == "specific":
-        kept = [v for k, v in steps.items() if k != drop_hop and not (k == "" and drop_hop)]
-        if drop_hop and not ending:          # a comparison without its comparison step
-            ending = voice.closing(r, ans, 1.0)
-        body = tuple(kept)
+        support = {h: hop_sentences(item, h) for h in hops(item)}
+        order = hops(item)
+        if lead_hop is not None:
+            order = (lead_hop,) + tuple(h for h in order if h != lead_hop)
+        steps = reasoning_steps(item, support, order, answer_hop(item), gold)
+        kept = [(k, v) for k, v in steps.items() if k != drop_hop]
+        body = tuple(link(link_r[k], v, support[k], k.startswith("The ")) for k, v in kept[:-1]) + (
+            conclude(conclusion_r, kept[-1][1], ans, item.question),)
     elif reasoning == "generic":
-        body = (generic,)
+        body = (conclude(conclusion_r, generic, ans, item.question),)
     else:
         raise ValueError(f"reasoning must be 'specific' or 'generic', not {reasoning!r}")
-    return Candidate(answer=ans, evidence=tuple(ev), reasoning=body + ending)
+    if reverse:
+        ev.reverse()
+    return Candidate(answer=ans, evidence=tuple(ev), reasoning=body)
 
 
 # ----------------------------------------------------------------------------- FinQA
@@ -337,6 +333,4 @@ def humaneval_candidate(problem: HumanEvalProblem, completion: str) -> Candidate
     lead = docstring_lead(problem) or ""
     ev = (Evidence(text=lead, source=f"{problem.task_id} docstring", locator="line 1",
                    sid="doc:l1"),) if lead else ()
-    return Candidate(answer=completion, evidence=ev, code=True,
-                     reasoning=(f"The completion implements {problem.entry_point} as its docstring "
-                                f"describes.",))
+    return Candidate(answer=completion, evidence=ev, code=True)

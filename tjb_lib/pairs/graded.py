@@ -27,6 +27,7 @@ from tjb_lib.pairs.filing import NUMBER, clean_line, value
 from tjb_lib.pairs.finqa_voice import equation
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import MECHANICAL_CUES, render
+from tjb_lib.pairs.standalone import standalone
 from tjb_lib.pairs.strip import detect_artifacts
 from tjb_lib.records import Pair
 
@@ -57,9 +58,9 @@ def weakening_sentences(item: HotpotItem, drop: str) -> list[int]:
     kept = [h for h in hops(item) if h != drop]
     gold = {s for t, s in item.supporting_facts if t == drop}
     out = []
-    for sid, sent in enumerate(dict(item.context)[drop]):
-        sent = sent.strip()
-        if (sid not in gold and len(sent.split()) >= 6 and sent[-1:] in ".!?"
+    for sid in range(len(dict(item.context)[drop])):
+        sent = standalone(item, drop, sid)
+        if (sent is not None and sid not in gold and len(sent.split()) >= 6 and sent[-1:] in ".!?"
                 and not detect_artifacts(sent)
                 and not mentions(sent, item.answer) and item.answer.lower() not in sent.lower()
                 and not any(mentions(sent, short_name(h)) for h in kept)):
@@ -81,7 +82,7 @@ def necessity_problems(item: HotpotItem, drop: str, weak: int | None = None) -> 
         if not any(item.answer.strip().lower() in s.lower() for s in kept):
             problems.append("the kept evidence does not state the answer")
     if weak is not None:
-        sent = item.sentence(drop, weak)
+        sent = standalone(item, drop, weak) or ""
         if mentions(sent, item.answer) or any(mentions(sent, short_name(h)) for h in kept_hops):
             problems.append(f"the weakening sentence {weak} carries the link")
     return problems
@@ -110,8 +111,9 @@ def moderate_hotpotqa(items: list[HotpotItem], seed: int) -> list[Pair]:
             raise ValueError(f"{item.id}: no necessary hop to omit (pools.allocate should have "
                              f"skipped it)")
         drop, weak = plan
-        full = hotpot_candidate(item, rng(seed, "voice", item.id))
-        partial = hotpot_candidate(item, rng(seed, "voice", item.id), drop_hop=drop,
+        lead = drop if item.type == "comparison" else None
+        full = hotpot_candidate(item, rng(seed, "voice", item.id), lead_hop=lead)
+        partial = hotpot_candidate(item, rng(seed, "voice", item.id), drop_hop=drop, lead_hop=lead,
                                    weak=(drop, weak) if weak is not None else None)
         role = "compared_entity" if item.type == "comparison" else "bridge"
         out.append(make_pair(

@@ -6,19 +6,22 @@ or reversed order, and now and then a relevant non-supporting sentence from a su
 paragraph. The cited side also carries a display (inline markers with a sources footer,
 "According to “Title”," framings, quoted-passage blocks, footnotes, 【n†Title】 tags, sentence
 ids with an evidence block, source labels, verification lines). Final answers always agree;
-wording, evidence selection, order and display differ. Only 500 HotpotQA items exist here, so
-each item is used twice (``meta.item_use`` 1 and 2, different displays); 200 pairs (the first
-use of 200 seeded items) form the validated subset. ``tjb_lib.generate`` writes such pairs
+wording, evidence selection, order and display differ. Only 500 HotpotQA items exist here (and
+the ones whose supporting sentences all stand alone are fewer), so each item is used twice and
+a seeded few a third time to reach SIZE pairs (``meta.item_use``, each use a different display);
+200 pairs (the first use of 200 seeded items) form the validated subset. ``tjb_lib.generate`` writes such pairs
 with an LLM instead.
 """
 from __future__ import annotations
 
+import collections
 import random
 
 from tjb_lib.data import HotpotItem
 from tjb_lib.pairs.candidates import hops, hotpot_candidate
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import ANSWER_FORMS, STYLES, VERIFICATION_LINES, Candidate, render
+from tjb_lib.pairs.standalone import standalone
 from tjb_lib.pairs.strip import detect_artifacts
 from tjb_lib.records import Pair
 
@@ -36,6 +39,7 @@ CUE_SETS = (
     ("tags", "verification"),
     ("markers", "quoted_block"),
 )
+SIZE = 1000
 VALIDATED = 200
 USES = 2
 P_EXTRA = 0.15        # a side adds a relevant non-supporting sentence
@@ -47,9 +51,9 @@ def extra_sentences(item: HotpotItem) -> list[tuple[str, int]]:
     gold = set(item.supporting_facts)
     out = []
     for title in hops(item):
-        for sid, sent in enumerate(dict(item.context)[title]):
-            sent = sent.strip()
-            if ((title, sid) not in gold and len(sent.split()) >= 6 and "\n" not in sent
+        for sid in range(len(dict(item.context)[title])):
+            sent = standalone(item, title, sid)
+            if (sent is not None and (title, sid) not in gold and len(sent.split()) >= 6
                     and item.answer.strip().lower() not in sent.lower()
                     and not detect_artifacts(sent) and sent[-1] in ".!?"):
                 out.append((title, sid))
@@ -84,10 +88,16 @@ def _cues(item: HotpotItem, c: Candidate, style: str, form: int, r: random.Rando
 
 def natural_hotpotqa(items: list[HotpotItem], seed: int) -> list[Pair]:
     validated = set(rng(seed, SPLIT, "validated").sample(sorted(i.id for i in items), VALIDATED))
+    more = SIZE - USES * len(items)
+    if more < 0 or more > len(items):
+        raise ValueError(f"{len(items)} HotpotQA items cannot make {SIZE} natural pairs with "
+                         f"{USES} or {USES + 1} uses each")
+    third = rng(seed, SPLIT, "third use").sample(items, more)
+    uses = collections.Counter([i.id for i in items] * USES + [i.id for i in third])
     out = []
     taken: dict[str, set[tuple[str, ...]]] = {i.id: set() for i in items}
-    for use in range(USES):
-        for item in items:
+    for use, batch in enumerate([items] * USES + [third]):
+        for item in batch:
             plain, plain_how = write_side(item, rng(seed, SPLIT, item.id, use, "plain"))
             r = rng(seed, SPLIT, item.id, use, "cited")
             cited, cited_how = write_side(item, r)
@@ -104,7 +114,6 @@ def natural_hotpotqa(items: list[HotpotItem], seed: int) -> list[Pair]:
                 artifact=cue_label(cues),
                 meta={**hotpot_meta(item), "generator": "offline", "plain_writing": plain_how,
                       "cited_writing": cited_how, "cues": list(cues), "item_use": use + 1,
-                      "uses_per_item": USES,
-                      "reuse_note": "500 HotpotQA items, each used twice with different renderings",
+                      "uses_per_item": uses[item.id],
                       "validated_subset": use == 0 and item.id in validated}))
     return out

@@ -1,7 +1,7 @@
 """Which source records go to which split: one seeded allocation shared by every builder.
 
-The mechanical HotpotQA items also serve the ablations, the position controls and the ranking
-probe; the graded tiers get items of their own (the moderate tier only items with a necessary
+HotpotQA items are used only where every supporting sentence stands alone (``usable``). The
+mechanical HotpotQA items also serve the ablations, the position controls and the ranking probe; the graded tiers get items of their own (the moderate tier only items with a necessary
 hop to omit); the conflicts take the items left over first. FinQA records pass the sanity
 filter (``finqa_check``) and are drawn from the unbiased samples before the FinQANet
 error-case file; the moderate tier, which needs a program with an intermediate step to omit,
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from tjb_lib.data import (FINQA_UNBIASED, FinQAItem, HotpotItem, HumanEvalProblem, load_finqa,
                           load_hotpotqa, load_humaneval)
-from tjb_lib.pairs.candidates import finqa_check, hotpot_candidate, is_clean
+from tjb_lib.pairs.candidates import finqa_check, hotpot_candidate, is_clean, usable
 from tjb_lib.pairs.common import rng
 from tjb_lib.pairs.graded import finqa_omission, moderate_plan
 
@@ -40,7 +40,8 @@ class Pools:
 
 def allocate(seed: int) -> Pools:
     all_hot = load_hotpotqa()
-    hot = [i for i in all_hot if is_clean(hotpot_candidate(i, rng(seed, "voice", i.id)))]
+    standing = [i for i in all_hot if usable(i)]
+    hot = [i for i in standing if is_clean(hotpot_candidate(i, rng(seed, "voice", i.id)))]
     rng(seed, "hotpotqa", "order").shuffle(hot)
     mech = hot[:N_MECHANICAL]
     soft = hot[N_MECHANICAL:N_MECHANICAL + N_GRADED]
@@ -73,7 +74,8 @@ def allocate(seed: int) -> Pools:
     rng(seed, "humaneval", "order").shuffle(problems)
     reasons = collections.Counter(r for r in why.values() if r is not None)
     rejects = {
-        "hotpotqa": {"records": len(all_hot), "with_display_syntax": len(all_hot) - len(hot),
+        "hotpotqa": {"records": len(all_hot), "not_standalone": len(all_hot) - len(standing),
+                     "with_display_syntax": len(standing) - len(hot),
                      "moderate_examined": len(examined),
                      "moderate_without_a_necessary_hop": len(examined) - len(moderate)},
         "finqa": {"records": len(all_fin), "usable": len(why) - sum(reasons.values()),

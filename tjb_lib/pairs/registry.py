@@ -16,7 +16,7 @@ from tjb_lib.pairs.conflicts import conflict
 from tjb_lib.pairs.controls import position_control
 from tjb_lib.pairs.equivalence import mechanical_finqa, mechanical_hotpotqa
 from tjb_lib.pairs.graded import moderate_finqa, moderate_hotpotqa, soft_hotpotqa
-from tjb_lib.pairs.natural import natural_hotpotqa
+from tjb_lib.pairs import natural
 from tjb_lib.pairs.pools import Pools
 from tjb_lib.pairs.ranking import ranking_hotpotqa
 from tjb_lib.records import Pair
@@ -53,8 +53,8 @@ _ENTRIES = (
               "hotpotqa", 200, "Mechanical equivalence", 30, 2),
     SplitInfo("mechanical_finqa", lambda p: mechanical_finqa(p.finqa_mechanical, p.seed), "equivalent",
               "finqa", 200, "Mechanical equivalence", 20, 4),
-    SplitInfo("natural_hotpotqa", lambda p: natural_hotpotqa(p.hotpot, p.seed), "equivalent",
-              "hotpotqa", 1000, "Natural citation-looking pairs", 30, 4),
+    SplitInfo("natural_hotpotqa", lambda p: natural.natural_hotpotqa(p.hotpot, p.seed), "equivalent",
+              "hotpotqa", natural.SIZE, "Natural citation-looking pairs", 30, 4),
     _ablation("full_citation"),
     _ablation("source_only"),
     _ablation("empty_shell"),

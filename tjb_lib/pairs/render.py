@@ -28,14 +28,15 @@ CUES = (
 )
 STYLES = ("structured", "answer_first", "evidence_first", "key_facts")
 # How each style states the final answer ({a} answer, {s} marker suffix, {e} sentence end);
-# form 0 is the default. None of them is a closing line of the reasoning (``voice.CLOSINGS``),
-# so a candidate never says the same sentence twice.
+# form 0 is the default. Every form says "answer" (and none "the answer"), so neither is a tell
+# of a side. None of them is a closing line of the reasoning (``voice.CLOSINGS``), so a
+# candidate never says the same sentence twice.
 ANSWER_FORMS = {
     "structured": ("Answer: {a}{s}", "Final answer: {a}{s}"),
-    "answer_first": ("The answer is {a}{s}{e}", "Short answer: {a}{s}{e}",
+    "answer_first": ("My answer: {a}{s}{e}", "Short answer: {a}{s}{e}",
                      "Answer in brief: {a}{s}{e}"),
-    "evidence_first": ("Conclusion: {a}{s}{e}", "The answer, then, is {a}{s}{e}",
-                       "Answer, in the end: {a}{s}{e}"),
+    "evidence_first": ("Resulting answer: {a}{s}{e}", "Answer, in the end: {a}{s}{e}",
+                       "Answer, all told: {a}{s}{e}"),
     "key_facts": ("Final answer: {a}{s}", "Answer: {a}{s}", "Answer given: {a}{s}"),
 }
 MECHANICAL_CUES = frozenset({"markers", "source_labels", "sentence_ids", "evidence_block",
@@ -81,6 +82,13 @@ def _lower_opening(text: str) -> str:
     return text[0].lower() + text[1:] if first in LOWER_OPENINGS else text
 
 
+def _names_source(text: str, source: str) -> bool:
+    """Does ``text`` open with the source's name ("According to “Casino”, Casino is ..." would
+    say it twice)?"""
+    name = source.split(" (")[0].split(", ")[0]
+    return text.startswith(name)
+
+
 def _source_numbers(c: Candidate) -> dict[str, int]:
     numbers: dict[str, int] = {}
     for e in c.evidence:
@@ -95,9 +103,9 @@ def _decorate(c: Candidate, cues: frozenset[str], verification: int) -> tuple[li
     texts = []
     for e in c.evidence:
         t = e.text
-        if "according_to" in cues and e.source not in seen:
+        if "according_to" in cues and e.source not in seen and not _names_source(t, e.source):
             t = f"According to “{e.source}”, {_lower_opening(t)}"
-        seen.add(e.source)
+            seen.add(e.source)
         if "markers" in cues or "empty_footer" in cues:
             t += f" [{nums[e.source]}]"
         if "footnotes" in cues:
@@ -112,6 +120,8 @@ def _decorate(c: Candidate, cues: frozenset[str], verification: int) -> tuple[li
         if "sentence_ids" in cues:
             t += f" [{e.sid}]"
         texts.append(t)
+    if "according_to" in cues and not seen:
+        raise ValueError("according_to: every evidence line opens with its source's name")
     suffix = ""
     if ("markers" in cues or "empty_footer" in cues) and nums:
         suffix = " " + "".join(f"[{n}]" for n in nums.values())
@@ -215,3 +225,32 @@ def final_answer(text: str) -> str | None:
             if para.startswith(lead):
                 return para[len(lead):].rstrip()
     return None
+
+
+def sections(text: str, style: str = "structured") -> dict[str, object]:
+    """A rendering (its display already stripped) taken apart as ``render`` laid it out:
+    ``answer`` (the answer statement), ``evidence`` (one text per evidence line, or the evidence
+    paragraph of a prose style), ``reasoning`` (the reasoning paragraph) and ``after`` (any
+    paragraph past the layout, such as a length-control text)."""
+    paras = [p for p in text.split("\n\n") if p.strip()]
+    if style == "structured":
+        out: dict[str, object] = {"answer": paras[0] if paras else "", "evidence": [],
+                                  "reasoning": "", "after": []}
+        for para in paras[1:]:
+            if para.startswith("Evidence:\n"):
+                out["evidence"] = [line[2:] for line in para.splitlines()[1:]
+                                   if line.startswith("- ")]
+            elif para.startswith("Reasoning: "):
+                out["reasoning"] = para[len("Reasoning: "):]
+            elif out["reasoning"] or out["evidence"]:
+                out["after"].append(para)        # type: ignore[union-attr]
+        return out
+    order = {"answer_first": ("answer", "evidence", "reasoning"),
+             "evidence_first": ("evidence", "reasoning", "answer"),
+             "key_facts": ("evidence", "reasoning", "answer")}[style]
+    out = dict(zip(order, paras))
+    evidence = out.get("evidence", "")
+    out["evidence"] = ([line[2:] for line in evidence.splitlines()[1:]] if style == "key_facts"
+                       else [evidence] if evidence else [])
+    out["after"] = paras[3:]
+    return out

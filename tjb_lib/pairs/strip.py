@@ -27,7 +27,7 @@ PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
     ("evidence_block", _block(EVIDENCE_BLOCK_HEADERS)),
     ("sources_footer", _block(FOOTER_HEADERS)),
     ("verification", re.compile(r"(?m)^Verification:[^\n]*(?:\n|$)")),
-    ("according_to", re.compile(r"According to “[^”\n]*”, (?=\w)")),
+    ("according_to", re.compile(r"According to “[^”\n]*”, (?=[\w\"“])")),
     ("source_label", re.compile(r"[ \t]*\(source: “[^”\n]*”(?:, [^()\n]*)?\)")),
     ("sentence_id", re.compile(r"[ \t]*\[(?:doc\d+:s\d+|table:\d+|text:\d+|doc:l\d+)\]")),
     ("marker", re.compile(r"[ \t]*\[\d+\]")),

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from tjb_lib.pairs import registry
 from tjb_lib.pairs.registry import component_splits
 from tjb_lib.report import paper_table, write_table
 
@@ -21,29 +22,23 @@ COMPONENTS = (
 )
 
 
+SOURCE_NAMES = {"hotpotqa": "HotpotQA", "finqa": "FinQA", "humaneval": "HumanEval"}
+
+
 def _n(manifest: dict, split: str) -> int:
     return manifest["splits"][split]["count"]
 
 
 def _size(component: str, manifest: dict) -> str:
-    n = lambda s: _n(manifest, s)  # noqa: E731
-    if component == "Mechanical equivalence":
-        return f"{n('mechanical_hotpotqa')} HotpotQA + {n('mechanical_finqa')} FinQA pairs"
-    if component == "Natural citation-looking pairs":
-        return f"{n('natural_hotpotqa'):,} HotpotQA pairs (500 items x 2 renderings); 200 validated subset"
-    if component == "Citation ablations":
-        return f"six variants x {n('ablation_full_citation')} HotpotQA pairs"
-    if component == "Position controls":
-        return f"{n('position_control')} HotpotQA pairs (x 2 orders per judge)"
-    if component == "Clear and reverse conflicts":
-        return f"{n('conflict')} pairs (50 HotpotQA, 50 FinQA, 50 HumanEval; 75 clear + 75 reverse)"
-    if component == "Soft and moderate graded conflicts":
-        return (f"{n('soft_hotpotqa')} soft + {n('moderate_hotpotqa')} HotpotQA moderate + "
-                f"{n('moderate_finqa')} FinQA moderate pairs")
-    if component == "Workflow-ranking probe":
-        return (f"{n('ranking_hotpotqa') // 6} HotpotQA queries, four workflow variants "
-                f"({n('ranking_hotpotqa'):,} system pairs)")
-    raise KeyError(component)
+    """The component's pairs, split by split, from the registry and the manifest: splits of
+    the same size and source are counted together ("6 x 200 HotpotQA pairs")."""
+    groups: dict[tuple[int, str], list[str]] = {}
+    for split in component_splits(component):
+        source = "/".join(SOURCE_NAMES[s] for s in registry.get(split).source.split("+"))
+        groups.setdefault((_n(manifest, split), source), []).append(split)
+    parts = [f"{len(splits)} x {count:,} {source}" if len(splits) > 1 else f"{count:,} {source}"
+             for (count, source), splits in groups.items()]
+    return " + ".join(parts) + " pairs"
 
 
 def table_1(manifest: dict) -> pd.DataFrame:

@@ -1,65 +1,51 @@
-"""How a candidate words its reasoning and its answer: seeded choices among many phrasings.
+"""How a candidate words its conclusion and its generic support: seeded choices among phrasings.
 
 A fixed sentence that only one side of a tier ever uses is a tell: a judge, or a bag-of-words
-classifier, finds the tier or the tampered side without reading for quality. So every step is
-drawn from a pool of phrasings that share as little wording as possible, both sides of a pair
-draw from the same pools wherever the construction allows, and no step refers back to another
-("then", "the two sides"), so dropping one step never leaves a dangling reference.
+classifier, finds the tier or the tampered side without reading for quality. So the words a
+candidate adds to its evidence are drawn from pools of phrasings that share as little wording as
+possible, and both sides of a pair draw from the same pools wherever the construction allows.
 """
 from __future__ import annotations
 
 import random
 import re
 
-# Within a pool, each phrasing uses words the others do not, so that no n-gram of a step that
-# only one side carries reaches many pairs.
-# A bridge hop: the entity the question describes, which leads on to the answer's entity.
-BRIDGE_STEPS = (
-    "{b} fits the question's description, which leads to {a}.",
-    "{b} is the entity described, and it connects to {a}.",
-    "First link in the chain: {b}, tied to {a}.",
-    "Starting from {b}, one arrives at {a}.",
-    "{b} matches the clues and points on to {a}.",
-    "Identifying {b} comes first; {b} brings us to {a}.",
-    "Such details single out {b}, whose connection is {a}.",
-    "Via {b}, the trail goes to {a}.",
+# How the last reasoning step concludes: the step (a clause from the evidence) and the answer.
+# Each joins the two in words the others do not use, so no conclusion is a tell by itself.
+CONCLUSIONS = (
+    "{step}, so the answer is {ans}.",
+    "{step}, which makes it {ans}.",
+    "{step}; {ans} follows.",
+    "{step}, hence {ans}.",
+    "{step}: that gives {ans}.",
+    "{step}, which settles it as {ans}.",
+    "{step}, and that points to {ans}.",
+    "{step}, so it must be {ans}.",
+    "{step}, and so we arrive at {ans}.",
+    "{step}, which leaves {ans}.",
+    "{step}; this identifies {ans}.",
+    "{step}, so the reply is {ans}.",
 )
-# The hop that holds the answer (when the hop's entity is not itself the answer).
-ANSWER_STEPS = (
-    "{a} is where the requested detail comes from: {ans}.",
-    "{a}'s entry gives {ans}.",
-    "{a}'s own record supplies {ans}.",
-    "Reading about {a} yields {ans}.",
-    "For {a}, the sought value is {ans}.",
-    "What is known of {a} settles it as {ans}.",
-    "Looking at {a}, we find {ans}.",
-    "{a} provides the last piece: {ans}.",
+# The same for a yes/no answer.
+YES_NO_CONCLUSIONS = (
+    "{step}, so the answer is {ans}.",
+    "{step}, which means {ans}.",
+    "{step}; the reply is {ans}.",
+    "{step}, hence {ans}.",
+    "{step}: that makes it {ans}.",
+    "{step}, so it is {ans}.",
 )
-# The hop whose entity is the answer.
-ANSWER_IS_ENTITY_STEPS = (
-    "{ans} satisfies every condition.",
-    "Every criterion is met by {ans}.",
-    "Everything asked holds true of {ans}.",
-    "{ans} is the match.",
-    "All of it applies to {ans}.",
-    "Only {ans} qualifies.",
-)
-# One compared entity of a comparison question.
-COMPARED_STEPS = (
-    "{e}'s side of the comparison is stated.",
-    "For {e}, the deciding fact is given.",
-    "{e} is covered by what its own page says.",
-    "Reported for {e}: the relevant value.",
-    "What matters about {e} is spelled out.",
-    "One compared item is {e}, and its details settle that half.",
-)
-# The comparison itself, made over both compared entities.
-COMPARISON_STEPS = (
-    "Weighing {e1} against {e2} points to {ans}.",
-    "Set side by side, {e1} and {e2} give the reply: {ans}.",
-    "Putting {e1} and {e2} together decides it: {ans}.",
-    "Comparing {e1} with {e2} settles it: {ans}.",
-    "Checking {e1} and {e2} against each other, we get {ans}.",
+# A conclusion that names what a "which <noun>" question asks for ("so the river is Richmond").
+NOUN_CONCLUSION = "{step}, so the {noun} is {ans}."
+# A step before the last one that would repeat an evidence line word for word, introduced so
+# that it reads as reasoning, not as the line again.
+RESTATED_STEPS = (
+    "Note that {step}.",
+    "We are told that {step}.",
+    "Recall that {step}.",
+    "First, {step}.",
+    "To start with, {step}.",
+    "As stated, {step}.",
 )
 # A closing line either side may add.
 CLOSINGS = (
@@ -67,25 +53,26 @@ CLOSINGS = (
     "Hence, {ans}.",
     "That settles it: {ans}.",
     "Therefore: {ans}.",
-    "This leads to {ans} as the reply.",
+    "All of which leads to {ans}.",
     "In short, {ans}.",
 )
-# Generic support: true, but naming no entity and no link (the soft tier's weaker side).
+# Generic support: true, but naming no entity and no link (the soft tier's weaker side); a
+# conclusion (``CONCLUSIONS``) is joined on, as on the specific side.
 GENERIC_STEPS = (
-    "Taken together, the items listed point the same way.",
-    "The supporting sentences agree with one another.",
-    "Read as a whole, the material backs this conclusion.",
-    "Everything gathered here is consistent with the reply.",
-    "These details, combined, lead there.",
-    "The information displayed is enough to decide the matter.",
-    "Together, these facts support the answer.",
-    "On the strength of what is provided, the result follows.",
-    "Nothing shown contradicts it, and it fits.",
-    "Combining what is presented resolves it.",
-    "All of the statements are in line with it.",
-    "The points made are sufficient here.",
-    "Overall, the case is well covered by these statements.",
-    "Each piece is relevant, and they fit together.",
+    "Taken together, the items listed point the same way",
+    "All the supporting sentences agree with one another",
+    "Read as a whole, the material backs this conclusion",
+    "Everything gathered here is consistent with the reply",
+    "Combined, the details lead there",
+    "What is displayed is enough to decide the matter",
+    "Together, the facts support the answer",
+    "On the strength of what is provided, the result follows",
+    "Nothing shown contradicts it, and it fits",
+    "Combining what is presented resolves it",
+    "All of the statements are in line with it",
+    "What has been laid out is sufficient here",
+    "Overall, the case is well covered by the statements",
+    "Each piece is relevant, and the pieces fit together",
 )
 
 

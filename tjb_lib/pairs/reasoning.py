@@ -1,0 +1,274 @@
+"""Reasoning that says what the evidence says: one step per hop, in words taken from it.
+
+A HotpotQA candidate's reasoning walks its hops in order. A bridge hop's step is the clause of its
+evidence that names the next hop's entity ("The Hard Easy guest stars Brian Doyle-Murray"); the
+answer hop's step is the clause that states the answer ("Brian Doyle-Murray is the older brother
+of actor/comedian Bill Murray"); a compared entity's step is the clause that carries the compared
+value (a year for "which came first", a number for "which has more", else the clause closest to
+the question's words). The last step ends with the conclusion. Steps are self-contained
+sentences, so a candidate that omits a hop (the moderate tier) omits exactly one step and keeps
+every other sentence word for word.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+from tjb_lib.data import HotpotItem
+from tjb_lib.pairs import voice
+from tjb_lib.pairs.standalone import entity_of
+from tjb_lib.text import sentences as split_sentences
+from tjb_lib.text import words
+
+_STOP = frozenset("""a an and the of in on at to for by with from as is was were are be been
+    which what who whom whose where when how did does do that this these those it its his her
+    their both same than more most or not also first one two has have had name""".split())
+_YEAR = re.compile(r"\b(1[0-9]\d\d|20\d\d)\b")
+_NUMBER = re.compile(r"\b\d[\d,.]*\b")
+# Question words that make the compared value a date, or a quantity.
+_DATE_CUES = re.compile(r"\b(first|earlier|older|oldest|younger|youngest|born|founded|established"
+                        r"|formed|released|created|opened|began|started|built|published|"
+                        r"debuted|died|later|recent|newer|newest|before|after|year)\b", re.I)
+_QUANTITY_CUES = re.compile(r"\b(more|most|larger|largest|bigger|biggest|higher|highest|longer|"
+                            r"longest|taller|tallest|fewer|less|smaller|population|many|much)\b",
+                            re.I)
+_SEGMENT = re.compile(r"[,;] (?![^()]*\))")
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP and len(w) > 1}
+
+
+def _drop_asides(text: str, *keep: str | None) -> str:
+    """Parenthetical asides removed (pronunciations, dates, alternative names), except those
+    that hold one of ``keep``."""
+    wanted = [k for k in keep if k]
+    prev = None
+    while prev != text:
+        prev = text
+        text = re.sub(r"\s*\(([^()]*)\)", lambda m: m.group(0) if any(
+            k in m.group(1) for k in wanted) else "", text)
+    return re.sub(r"\s+([,.;:])", r"\1", text)
+
+
+# The main verb of a sentence: a form of be/have or a common finite verb after the subject.
+_VERB = re.compile(r"\b(?:is|was|are|were|has|have|had|became|becomes|remains|remained|lies|lay|"
+                   r"began|begins|led|leads|gave|met|left|came|grew|built|fought|sang|told|"
+                   r"bought|sold|kept|brought|saw|found|spent|stood|won|wrote|took|"
+                   r"sits|stands|serves|served|won|wins|plays|played|stars|starred|directed|"
+                   r"wrote|writes|released|founded|hosted|represents|represented|holds|held|"
+                   r"includes|included|consists|consisted|features|featured|took|takes|"
+                   r"possessed|produced|received|made|makes|runs|ran|went|goes|competes)\b")
+# An opening participle phrase: "Dubbed the ...", "Written by ...", "Born in ..." (not a name
+# such as "Warren Edward Buffett").
+_PARTICIPLE = re.compile(r"^(?:[A-Z][a-z]+(?:ed|en)|Born|Led|Known|Built|Made|Held|Set|Run|Also|"
+                         r"Often|Formerly|Originally|Commonly|Better|Best)\s+(?![A-Z])")
+_RELATIVE = re.compile(r"^(?:which|who|that)\s+")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _be(verb: str) -> str:
+    """"was"/"were" beside a past main verb, else "is"/"are"."""
+    plural = verb in ("are", "were", "have")
+    past = verb in ("was", "were", "had") or verb.endswith("ed")
+    return ("were" if plural else "was") if past else ("are" if plural else "is")
+
+
+def _cut(text: str, at: int) -> str:
+    """``text`` up to the end of the comma-delimited segment that holds position ``at``, cut
+    only where what follows is a lower-case continuation (a relative or participle clause, a
+    coordination), never before a name, a title or a number that may still belong to it."""
+    for m in _SEGMENT.finditer(text):
+        if m.start() >= at and re.match(r"[a-z]", text[m.end():]):
+            return text[:m.start()].rstrip(" ,;")
+    return text.rstrip(" ,;")
+
+
+_MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|"
+           "December")
+# An opening phrase before the subject: "In 1990, ...", "During the war, ..." (not "On My Mind").
+_OPENING = re.compile(r"^(?:In|On|At|After|Before|During|From|Since|By|As|Following|With|Upon|"
+                      rf"Under|Until|Although|While|When|Once|Despite|For|Throughout|Over)\s+"
+                      rf"(?:[a-z0-9]|(?:{_MONTHS})\b)", re.I)
+
+
+def _protect(text: str) -> str:
+    """Commas inside brackets and lists hidden (as NUL), so that splitting at commas keeps an
+    aside or a list ("confectionery, food, and beverage company") whole."""
+    text = re.sub(r"\([^()]*\)", lambda m: m.group(0).replace(",", "\0"), text)
+    text = re.sub(rf"\b(?:{_MONTHS}) \d{{1,2}}, \d{{4}}", lambda m: m.group(0).replace(",", "\0"), text)
+    return re.sub(r"(?:\b[\w-]+(?: [\w-]+)?, )+[\w-]+(?: [\w-]+)?,? (?:and|or) ",
+                  lambda m: m.group(0).replace(",", "\0"), text)
+
+
+def clause(text: str, target: str | None = None, keep: str | None = None) -> str:
+    """The part of an evidence sentence that carries ``target``, as a sentence of its own: an
+    opening phrase or an aside around the subject that does not carry it is left out, one that
+    does becomes the clause ("Dubbed X, Corelli possessed ..." -> "Corelli was dubbed X";
+    "S, which succeeded X, was ..." -> "S succeeded X"); the main clause runs to the end of the
+    segment that names ``target`` (the whole main clause when the sentence does not name it).
+    Asides in brackets are removed unless they hold ``target`` or ``keep``; no final stop."""
+    kept = _drop_asides(text, target, keep).rstrip(" .")
+    return _cap(_clause(_protect(kept), target).replace("\0", ","))
+
+
+def _clause(text: str, target: str | None) -> str:
+    find = (lambda t: t.lower().find(target.lower())) if target else (lambda t: -1)
+    while True:                                      # opening phrases: "From 1940, during X, S ..."
+        m = re.match(r"^([^,;]{3,90}?), ", text)
+        if not (m and (_PARTICIPLE.match(text) or _OPENING.match(text))):
+            break
+        intro, body = m.group(1), text[m.end():]
+        v = _verb(body)
+        if 0 <= find(intro) and v:
+            if _PARTICIPLE.match(intro):             # "Dubbed X, S verb" -> "S was dubbed X"
+                subject = body[:v[0]].strip(" ,")
+                return f"{subject} {_be(v[2])} {intro[0].lower()}{intro[1:]}"
+            return _cut(text, max(find(text) + len(target), m.end() + v[1]))
+        if re.match(r"(?:he|she|it|they|his|her|its|their)\b", body):
+            break                                    # the opening names whom "he" means
+        text = _cap(body)
+    v = _verb(text)
+    if not v:
+        at = find(text)
+        return _cut(text, at + len(target)) if at >= 0 else text
+    subject, rest = text[:v[0]].rstrip(), text[v[0]:]
+    held = re.search(r"\([^()]*\)", subject)
+    if held and 0 <= find(held.group(0)):            # "S, OBE (born 7 January 1936) is ..."
+        subject = f"{subject.split(', ', 1)[0].split(' (', 1)[0]} {held.group(0)}"
+        text = f"{subject} {rest}"
+        v = _verb(text)
+    s = re.match(r"^(.+?), (.+?),?$", subject)
+    if s and re.match(r"^(?:An?|The) [a-z]", s.group(1)) and s.group(2)[:1].isupper():
+        s = None                                     # "A former mill town, Bolton has ..."
+        text = subject.split(", ", 1)[1] + " " + rest
+        v = _verb(text)
+    if s and not _OPENING.match(subject) and re.search(r"(?<!^)\b[A-Z0-9]", s.group(1)):
+        # "S, aside, verb ...": S names something ("The Philadelphia crime family, also
+        # known as ...", not "The iconic, avant-garde score")
+        head, aside = s.group(1), s.group(2)
+        if 0 <= find(aside):
+            if _RELATIVE.match(aside):               # "S, which succeeded X," -> "S succeeded X"
+                return _RELATIVE.sub(f"{head} ", aside)
+            past = re.match(r"^(?:[a-z]+ed|[a-z]+en|first|originally|formerly|born)\b", aside)
+            return f"{head} {'was' if past else _be(v[2])} {aside}"
+        text = f"{head} {rest}"
+        v = _verb(text)
+    at = find(text)
+    return _cut(text, max(at + len(target), v[1] if v else 0)) if at >= 0 else text
+
+
+_AFTER_NAME = re.compile(r"\b[A-Z0-9\"”)][\w.'’\"”)]*\s([a-z]+(?:ed|s))\b")
+
+
+def _verb(text: str) -> tuple[int, int, str] | None:
+    """The main verb (start, end, word): the first form of be/have, common finite verb, or -ed/-s
+    word that follows a capitalised word or a closing quote (the subject's end)."""
+    found = []
+    if m := _VERB.search(text):
+        found.append((m.start(), m.end(), m.group(0)))
+    if m := _AFTER_NAME.search(text):
+        found.append((m.start(1), m.end(1), m.group(1)))
+    return min(found) if found else None
+
+
+def _best(sentences: list[str], want: set[str], target: str | None) -> str:
+    """The sentence naming ``target``, else the one sharing most words with ``want``."""
+    named = [s for s in sentences if target and target.lower() in s.lower()]
+    pool = named or sentences
+    return max(pool, key=lambda s: len(content_words(s) & want))
+
+
+def _compared_value(sentence: str, question: str) -> str | None:
+    if _DATE_CUES.search(question):
+        m = _YEAR.search(sentence)
+        if m:
+            return m.group(0)
+    if _QUANTITY_CUES.search(question):
+        m = _NUMBER.search(_YEAR.sub(" ", sentence))
+        if m:
+            return m.group(0)
+    return None
+
+
+def _names(item: HotpotItem, hops: tuple[str, ...]) -> set[str]:
+    return {w for h in hops for w in content_words(entity_of(item, h).name)}
+
+
+def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...],
+          answer_hop: str, answer: str) -> dict[str, str]:
+    """One step (a clause, no final stop) per hop, keyed by hop: the compared entities in the
+    question's order, or the bridge hops first and the hop that gives the answer last.
+
+    ``evidence`` maps each hop to the standalone sentences a candidate shows for it; ``answer``
+    is the gold answer (a conflict's wrong side substitutes its own afterwards).
+    """
+    question = item.question
+    want = content_words(question) - _names(item, hops)
+    if item.type != "comparison":
+        hops = tuple(h for h in hops if h != answer_hop) + (answer_hop,)
+    out = {}
+    for h in hops:
+        sents = [s for line in evidence[h] for s in split_sentences(line)]
+        if item.type == "comparison":
+            pick, value = _best(sents, want, None), None
+            for s in sorted(sents, key=lambda s: -len(content_words(s) & want)):
+                value = _compared_value(s, question)
+                if value:
+                    pick = s
+                    break
+            out[h] = clause(pick, value or _first_shared(pick, want), keep=answer)
+        elif h == answer_hop:
+            is_entity = content_words(answer) <= content_words(entity_of(item, h).name)
+            target = (answer if not is_entity and any(answer.lower() in s.lower() for s in sents)
+                      else None)
+            pick = _best(sents, want | content_words(answer), target)
+            out[h] = clause(pick, target or _first_shared(pick, want), keep=answer)
+        else:
+            nxt = [entity_of(item, o).name for o in hops if o != h]
+            target = next((n for n in nxt for s in sents if n.lower() in s.lower()), None)
+            pick = _best(sents, want, target)
+            out[h] = clause(pick, target or _first_shared(pick, want), keep=answer)
+    return out
+
+
+def _first_shared(sentence: str, want: set[str]) -> str | None:
+    """The last question word the sentence uses, so the clause runs at least that far."""
+    found = [w for w in re.findall(r"[A-Za-z0-9]+", sentence) if w.lower() in want]
+    return found[-1] if found else None
+
+
+def sought_noun(question: str) -> str | None:
+    """What a "which/what <noun>" question asks for ("which former mill town" -> "former mill
+    town"), or None."""
+    m = re.search(r"\b(?:which|what)\s+((?:[a-z-]+ ){0,2}?[a-z-]+)\s+(?:is|was|are|were|did|"
+                  r"does|do|has|had|can|could|will|would|in|of|on|at|from|near|that|who|for)\b",
+                  question, re.I)
+    noun = m.group(1).lower() if m else None
+    if noun is None or noun.split()[0] in ("is", "was", "are", "were", "did", "does", "do", "has",
+                                           "had", "kind", "type", "year", "other", "one", "of"):
+        return None
+    return noun
+
+
+def link(r: random.Random, step: str, shown: list[str], proper: bool) -> str:
+    """A step before the last, as a sentence. A step that would repeat an evidence line word for
+    word is introduced (``voice.RESTATED_STEPS``); ``proper``: it opens with a name whose
+    capital stays ("The Hard Easy ..."), else its first word is lowered after the lead-in."""
+    if words(step) not in [words(s) for line in shown for s in split_sentences(line)]:
+        return f"{step}."
+    if not proper and step.split(" ", 1)[0] in ("The", "A", "An"):
+        step = step[0].lower() + step[1:]
+    return voice.pick(r, voice.RESTATED_STEPS, step=step)
+
+
+def conclude(r: random.Random, step: str, answer: str, question: str) -> str:
+    """The last step with the conclusion joined on, drawn from ``voice.CONCLUSIONS``."""
+    noun = sought_noun(question)
+    pool = voice.CONCLUSIONS + ((voice.NOUN_CONCLUSION,) if noun else ())
+    if answer.lower() in ("yes", "no"):
+        pool = voice.YES_NO_CONCLUSIONS
+    return voice.pick(r, pool, step=step, ans=answer, noun=noun or "")

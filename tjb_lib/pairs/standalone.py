@@ -1,0 +1,258 @@
+"""Evidence that stands alone: a HotpotQA sentence readable without its paragraph or a label.
+
+A Wikipedia sentence after a paragraph's first leans on it ("It lies on the banks of the Richmond
+River", "The film stars ..."). Shown as evidence, such a line is resolved only by the cited side's
+source label, so the cited side would say more than the plain side. Every sentence a candidate
+shows goes through ``standalone``: a subject pronoun, a possessive or a bare description of the
+paragraph's entity ("It", "His", "The film") becomes the entity's name, on both sides alike;
+dataset residue (the empty brackets of stripped pronunciations, dict-like text, a lost date dash)
+is cleaned; a sentence that cannot be made readable gives None and is not shown.
+"""
+from __future__ import annotations
+
+import functools
+import html
+import re
+from dataclasses import dataclass
+
+from tjb_lib.data import HotpotItem
+from tjb_lib.text import sentences as split_sentences
+
+_MONTH = ("January|February|March|April|May|June|July|August|September|October|November|"
+          "December")
+# A lifespan or birth note in the opening sentence: "(born 5 June 1950)", "(1872 – 20 July 1928)".
+PERSON_NOTE = re.compile(r"\((?:[^()]*?\b)?(?:born|b\.)\s|\(\s*(?:c\.\s*)?(?:\d{1,2}\s+)?"
+                         rf"(?:(?:{_MONTH})\s+)?(?:\d{{1,2}},\s+)?\d{{3,4}}\s*[–-]")
+# "X is a 1999 American horror film" -> the words of "1999 American horror film".
+_KIND = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the|one of the)\s+([^,.;()]+)")
+_KIND_CUT = re.compile(r"\s+(?:of|in|from|that|which|who|whose|located|based|by|for|on|at|with|"
+                       r"formed|founded|directed|written|produced|released|created|known|named|"
+                       r"owned|to|starring|developed|published|set|where|composed|presented|"
+                       r"headquartered|affiliated|played|hosted)\b.*")
+# Nouns a paragraph may use for its own entity, with the kinds each may stand for.
+SYNONYMS = {"movie": {"film"}, "film": {"movie", "documentary"}, "group": {"band", "duo", "trio", "chain"},
+            "band": {"group", "duo", "trio"}, "single": {"song"}, "song": {"single"},
+            "show": {"series", "sitcom", "programme", "program", "performance", "revue"}, "story": {"series", "novel", "book"},
+            "series": {"show", "sitcom", "programme", "program"}, "club": {"team"},
+            "team": {"club", "program", "programme", "squad", "franchise"},
+            "aircraft": {"biplane", "plane", "airplane", "monoplane", "airliner", "airship"},
+            "company": {"corporation", "retailer", "manufacturer", "firm", "chain", "conglomerate"},
+            "store": {"retailer", "chain"}, "recording": {"album"}, "record": {"album"},
+            "event": {"festival", "conference", "awards", "ceremony", "tournament"},
+            "city": {"town"}, "town": {"city", "village"}, "novel": {"book"}, "book": {"novel"}}
+# Kinds that take "they": a group of people or things.
+GROUP_KINDS = frozenset("band group duo trio quartet team club family species genus people".split())
+SUBJECT = {"he": "he", "she": "she", "it": "it", "they": "they",
+           "his": "he", "her": "she", "its": "it", "their": "they"}
+POSSESSIVE = frozenset({"his", "her", "its", "their"})
+# An opening phrase after which the sentence's own subject comes: "After his NBA career, he
+# served ...", "A Democrat, she was ...".
+_INTRO = re.compile(r"^([^;:]{2,150}?, |(?:In|On|At|After|Before|During|From|Since|By|Until|"
+                    r"Following|Throughout|Upon|Over|Under|Within) [^;:,]{1,60}? )"
+                    r"(?=(?:he|she|it|they|his|her|its|their|the [a-z]+)\b)")
+# A finite verb: an opening phrase that has one is a clause of its own, not an opening.
+_FINITE = re.compile(r"\b(?:is|was|are|were|has|had|have|will|would|can|could|does|did)\b")
+# "It is believed that ...", "It was not until ...": no entity to name.
+_EXPLETIVE = re.compile(r"^It (?:is|was|has been|had been|would be|will be)(?: \w+)? "
+                        r"(?:that|believed|said|reported|thought|known|estimated|announced|"
+                        r"rumored|rumoured|claimed|noted|not until|unclear|possible|likely)\b")
+_DICT_RESIDUE = re.compile(r",?\s*\{'\d+':[^{}]*\}")
+_DOUBLED_NAME = re.compile(r"\b([A-Z][\w.'-]+(?: [A-Z][\w.'-]+)+)\1")
+_LOST_DASH = re.compile(rf"\b(\d{{4}})(\d{{1,2}} (?:{_MONTH}) \d{{4}})")
+_LEADING_NOUN = re.compile(r"^(The|This|These)\s+([a-z]+)\b(?!\s+[A-Z])")
+# A verb right after "The <noun>": the noun is the sentence's subject ("The base was named").
+_VERB_NEXT = re.compile(r"^(?:['’]s)? (?:is|was|are|were|has|had|have|will|would|can|could|"
+                        r"[a-z]+ed|[a-z]+s)\b")
+# Words after "The" that are no part of the entity ("The following is ...", "The two ...").
+NOT_PARTS = frozenset("following first second last same other latter former two three four "
+                      "main only next final original".split())
+# Nouns that, after "The", describe some entity without naming it ("The film stars ...").
+DESCRIPTORS = frozenset("""
+    film movie documentary band group duo trio team club song single album record series show
+    sitcom episode season book novel story company corporation firm retailer manufacturer
+    station bridge building tower hall school college university town city village borough
+    county district region municipality game magazine newspaper journal church cathedral mall
+    conference league tournament event competition organization organisation party aircraft
+    ship vessel airport museum channel network label brand product device software program
+    programme character singer actor actress author writer player river lake island mountain
+    park road highway railway line festival award prize species genus plant opera musical play
+    poem painting venue stadium arena hotel restaurant store chain airline franchise name title
+    """.split())
+
+
+def clean(text: str) -> str | None:
+    """Dataset residue removed; None where the sentence is broken beyond cleaning."""
+    t = _DICT_RESIDUE.sub("", html.unescape(text.strip()))
+    t = re.sub(r"</?nowiki>", "", t)
+    if re.search(r"\(\d{4}--\)|\(\s*or;", t):                # "(born (1963--)08 1963 )"
+        return None
+    t = re.sub(r"\(\s*(?:[\];,]\s*)+", "(", t)             # "( , ] ; born ..." -> "(born ..."
+    t = re.sub(r"\s*(?:[;,\]]\s*)+\)", ")", t)           # "...", ] )" -> "...")"
+    t = re.sub(r"\s*\(\s*\)", "", t)                      # "()", "( )"
+    t = _LOST_DASH.sub(r"\1 – \2", t)                     # "19221 March 2014" -> "1922 – 1 March 2014"
+    t = re.sub(r"\s+([,.;:)])", r"\1", t)
+    t = re.sub(r"\(\s+", "(", t)
+    t = re.sub(r"\s{2,}", " ", t).strip()
+    if (not t or _DOUBLED_NAME.search(t) or re.search(r"[a-z]{3,}\. [a-z]", t)
+            or t.count("(") != t.count(")")
+            or t.count('"') % 2 or t.count("“") != t.count("”") or t[-1] not in ".!?\"”'"
+            or len(t.split()) < 4):
+        return None
+    return t
+
+
+@dataclass(frozen=True)
+class Entity:
+    """What a paragraph is about: the name a sentence may use for it, and how it is referred to."""
+
+    name: str
+    person: bool
+    gender: str | None            # "he" / "she" for a person whose paragraph says which
+    kinds: frozenset[str]         # nouns that describe it ("film", "band")
+    article: str = ""             # "the " where the paragraph says "The <name>" mid-sentence
+
+    def takes(self, pronoun: str) -> bool:
+        """Can ``pronoun`` (he/she/it/they, or a possessive) refer to this entity?"""
+        p = SUBJECT[pronoun.lower()]
+        if p in ("he", "she"):
+            return self.person and self.gender in (p, None)
+        if p == "it":
+            return not self.person
+        return not self.person and bool(self.kinds & GROUP_KINDS)
+
+    def described_by(self, noun: str) -> bool:
+        return noun in self.kinds or bool(SYNONYMS.get(noun, set()) & self.kinds)
+
+
+def entity_name(title: str, first: str) -> str:
+    """The name the paragraph uses: the title without its disambiguation ("Casino, New South
+    Wales" -> "Casino" where the first sentence says "Casino"), else the title's short form."""
+    title = html.unescape(title)
+    short = re.sub(r"\s*\([^()]*\)$", "", title).strip() or title
+    candidates = [short, short.split(", ")[0], re.split(r" in | of the ", short)[0]]
+    found = [c for c in candidates if c and re.search(rf"(?<!\w){re.escape(c)}(?!\w)", first)]
+    return max(found, key=len) if found else short
+
+
+def _kinds(title: str, first: str) -> frozenset[str]:
+    """Words that describe the entity: its title's words and the opening sentence up to the
+    end of its "is a ..." phrase ("X is a 1945 American film noir", not "... by the band Y")."""
+    first = re.sub(r"\s*\([^()]*\)", "", first)
+    m = _KIND.search(first)
+    region = first[:m.start()] + " " + _KIND_CUT.sub("", m.group(1)) if m else ""
+    head = re.search(rf"{re.escape(entity_name(title, first))} ([a-z]+)", first)
+    words = re.findall(r"[a-z]+", f"{title} {region} {head.group(1) if head else ''}".lower())
+    return frozenset(words + [w[:-1] for w in words if w.endswith("s")])
+
+
+def _balanced(text: str) -> bool:
+    return (text.count("(") == text.count(")") and text.count('"') % 2 == 0
+            and text.count("“") == text.count("”"))
+
+
+def _short_exclamation(text: str) -> bool:
+    """"Hey Pa!": a title's first words that HotpotQA split off as a sentence of their own."""
+    return text.endswith(("!", "?")) and len(text.split()) <= 3
+
+
+def sentence_groups(sentences: tuple[str, ...]) -> list[str]:
+    """Each sentence with the ones HotpotQA split off it: a quote, bracket or citation cut in
+    two ("... (9th Cir." + "2002), was ..."), or a title cut after its "!" ("Hey Pa!" +
+    "There's a Goat on the Roof was ..."), is one sentence again (each index maps to it)."""
+    out: list[str] = []
+    i = 0
+    while i < len(sentences):
+        j, text = i, sentences[i].strip()
+        while ((not _balanced(text) or _short_exclamation(text)) and j + 1 < len(sentences)):
+            j += 1
+            text = f"{text} {sentences[j].strip()}"
+        if not _balanced(text):                      # nothing closes it: left as it was
+            j, text = i, sentences[i].strip()
+        out.extend([text] * (j - i + 1))
+        i = j + 1
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def paragraph_entity(title: str, sentences: tuple[str, ...]) -> Entity:
+    first = sentence_groups(sentences)[0] if sentences else ""
+    text = " ".join(sentences)
+    he = len(re.findall(r"\b(?:he|his|him)\b", text, re.I))
+    she = len(re.findall(r"\b(?:she|her|hers)\b", text, re.I))
+    leads = [s.split()[0].lower() for s in sentences[1:] if s.split()]
+    person = bool(PERSON_NOTE.search(first)) or (
+        any(w in ("he", "she", "his", "her") for w in leads)
+        and not any(w in ("it", "its") for w in leads))
+    gender = None
+    if person and he != she:
+        gender = "he" if he > she else "she"
+    name = entity_name(title, first)
+    article = "the " if re.match(rf"(?:The|A|An) {re.escape(name)}\b", first) else ""
+    return Entity(name, person, gender, _kinds(title, first), article)
+
+
+def entity_of(item: HotpotItem, title: str) -> Entity:
+    return paragraph_entity(title, tuple(s.strip() for s in dict(item.context)[title]))
+
+
+def _name_for(entity: Entity, word: str) -> str:
+    return f"{entity.name}'s" if word.lower() in POSSESSIVE else entity.name
+
+
+def _subject(rest: str, entity: Entity, after_intro: bool) -> str | None:
+    """``rest`` with a leading pronoun or bare description made to name ``entity``; ``rest`` as
+    it was where it opens otherwise; None where it points elsewhere."""
+    first = rest.split(" ", 1)[0].rstrip(",")
+    if first.lower() in SUBJECT and (first[0].isupper() or after_intro):
+        if not entity.takes(first) or _EXPLETIVE.match(rest[0].upper() + rest[1:]):
+            return None
+        return _name_for(entity, first) + rest[len(first):]
+    d = _LEADING_NOUN.match(rest[0].upper() + rest[1:]) if rest else None
+    bare = d and (d.group(1) != "The" or d.group(2) in DESCRIPTORS
+                  or _VERB_NEXT.match(rest[d.end():]))
+    if not bare:
+        return rest
+    if entity.described_by(d.group(2)):
+        after = rest[d.end():]
+        return f"{entity.name}'s" + after[2:] if after.startswith("'s") else entity.name + after
+    if d.group(1) == "The" and d.group(2) not in DESCRIPTORS | NOT_PARTS:
+        # "The premise is ..." of a film: the premise of that film
+        return f"{rest[:d.end()]} of {entity.article}{entity.name}{rest[d.end():]}"
+    return None                                  # "This was ...", "The film" of another entity
+
+
+def resolve(text: str, entity: Entity) -> str | None:
+    """``text`` with its subject naming ``entity`` where it was a pronoun or a bare description
+    of it (at the start, or after an opening phrase with no verb of its own: "After his NBA
+    career, he served ..."); None where the subject points elsewhere or cannot be named."""
+    if text.startswith(entity.name):
+        return text
+    out = _subject(text, entity, False)
+    m = _INTRO.match(text)
+    if out == text and m and not _FINITE.search(m.group(1)):
+        rest = _subject(text[m.end():], entity, True)
+        out = None if rest is None else m.group(1) + rest
+    if out is None:
+        return None
+    if re.match(r"^(?:is|was|are|were)\b", out):          # "() is a city" lost its subject
+        out = f"{entity.name} {out}"
+    if out != text:                  # "It is also ..." once named: "also" points to a line not shown
+        out = re.sub(r"\b(is|was|are|were|has|have|had) also (?!known|called|referred|spelled)",
+                     r"\1 ", out, count=1)
+    if (re.match(r"^(?:He|She|It|They|His|Her|Its|Their|This|These|Those|Other|Another|Such|"
+                 r"Both|The (?:two|three|four|latter|former|same|other)|Each)\b", out)
+            and not out.startswith(entity.name)) or out[0].islower():
+        return None                                  # or a fragment ("theme song for ...")
+    return out
+
+
+def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
+    """Sentence ``sid`` of paragraph ``title`` as a line that stands alone, or None. A sentence
+    HotpotQA split in two is joined again, and each of its sentences must stand alone."""
+    sentences = tuple(s.strip() for s in dict(item.context)[title])
+    text = clean(sentence_groups(sentences)[sid])
+    if not text:
+        return None
+    entity = entity_of(item, title)
+    out = [resolve(s, entity) for s in split_sentences(text)]
+    return None if None in out else " ".join(out)      # type: ignore[arg-type]

@@ -1,0 +1,46 @@
+"""Words and sentences of English text, one way for every module that reads candidates."""
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+# A stop, then space, then what may open a sentence (a capital, a digit, a quote, a bracket).
+_BREAK = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”']))\s+(?=[\"“(\d]|[^\W\d_a-z])")
+# Words whose stop does not end a sentence: initials ("J.", "U.S."), short abbreviations
+# ("v.", "St.", "Jr."), and longer ones of names and titles.
+_ABBREVIATION = re.compile(r"(?:^|[\s(\"“])(?:[A-Z][a-z]?|v|(?:[A-Za-z]\.)+[A-Za-z]|Inc|Ltd|Co|"
+                           r"Corp|Sgt|Capt|Gen|Col|Lt|Gov|Rev|Mrs|Hon|Adm|Cmdr|Ave|Blvd|Dept|Univ|"
+                           r"Bros|approx|ca|Ph\.D|vs|etc|No|Nos|Vol|Cir)\.$")
+
+
+# Words that open sentences, not names: after "World War I." or "U.S." they start a new one.
+_OPENERS = frozenset("The A An It He She They His Her Its Their This These Those In On At After "
+                     "Before During From Since As By For With When While Although However There "
+                     "Both Each Many Some Most".split())
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a line of prose: split after . ! ? where the next sentence opens,
+    except after an initial or an abbreviation."""
+    out: list[str] = []
+    start = 0
+    for m in _BREAK.finditer(text):
+        following = text[m.end():].split(" ", 1)[0]
+        if _ABBREVIATION.search(text[start:m.start()]) and following not in _OPENERS:
+            continue
+        if text[m.start() - 1] in "!?" and len(text[start:m.start()].split(",")[-1].split()) <= 3:
+            continue                    # "..., hence Hey Pa! There's a Goat on the Roof": a title
+        out.append(text[start:m.start()].strip())
+        start = m.end()
+    out.append(text[start:].strip())
+    merged: list[str] = []
+    for s in out:                       # a stray closing quote or bracket joins its sentence
+        if merged and not re.search(r"\w", s):
+            merged[-1] = f"{merged[-1]} {s}"
+        elif s:
+            merged.append(s)
+    return merged
