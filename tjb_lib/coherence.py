@@ -157,6 +157,9 @@ def _intended(p: Pair, sentence: str, items: dict) -> bool:
     if split == "soft_hotpotqa":
         return sentence in {_norm(s) for r in (p.meta["plain_reasoning"], p.meta["cited_reasoning"])
                             for s in sentences(" ".join(r))}
+    if split == "conflict" and p.source == "finqa":     # the wrong side derives its figure
+        return sentence in {_norm(s) for k in ("correct_reasoning", "wrong_reasoning")
+                            for s in sentences(" ".join(p.meta[k]))}
     if split == "conflict":
         said = set(words(str(p.meta["correct_answer"]))) | set(words(str(p.meta["wrong_answer"])))
         return bool(said & set(sentence.split()))

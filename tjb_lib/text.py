@@ -10,7 +10,8 @@ _BREAK = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”']))\s+(?=[\"“(\d]|[^\W\d_a
 # ("v.", "St.", "Jr."), and longer ones of names and titles.
 _ABBREVIATION = re.compile(r"(?:^|[\s(\"“])(?:[A-Z][a-z]?|v|(?:[A-Za-z]\.)+[A-Za-z]|Inc|Ltd|Co|"
                            r"Corp|Sgt|Capt|Gen|Col|Lt|Gov|Rev|Mrs|Hon|Adm|Cmdr|Ave|Blvd|Dept|Univ|"
-                           r"Bros|approx|ca|Ph\.D|vs|etc|No|Nos|Vol|Cir)\.$")
+                           r"Bros|approx|ca|Ph\.D|vs|etc|No|Nos|Vol|Cir|[Jj]an|[Ff]eb|[Mm]ar|[Aa]pr|[Jj]un|[Jj]ul|"
+                           r"[Aa]ug|[Ss]ept?|[Oo]ct|[Nn]ov|[Dd]ec)\.$")
 
 
 # Words that open sentences, not names: after "World War I." or "U.S." they start a new one.

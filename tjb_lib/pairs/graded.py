@@ -205,5 +205,6 @@ def moderate_finqa(items: list[FinQAItem], seed: int) -> list[Pair]:
                   "program": item.program, "omitted_step": idx + 1, "omitted_kind": kind,
                   "omitted_result": item.steps[idx].res,
                   "omitted_text": equation(idx, item.steps),
+                  "omitted_sentences": [x for x in full.reasoning if x not in short.reasoning],
                   "finqa_file": item.file}))
     return out
