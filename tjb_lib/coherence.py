@@ -58,7 +58,7 @@ def sentences(passage: str) -> list[str]:
 def pronoun_led(sentence: str) -> bool:
     """Opens with a pronoun or a bare description; after an opening phrase, only when that
     phrase names no one ("Since 2011 he has ...", not "After Franchitti left, he ...")."""
-    m = PRONOUN_LED.match(sentence.lstrip("\"“("))
+    m = PRONOUN_LED.match(sentence)           # a quoted opening is a title ("She's Got ...")
     return bool(m) and not (m.group(0)[0].isupper() and " " in m.group(0)
                             and re.search(r"(?<!^)\b[A-Z]", m.group(0).rsplit(" ", 1)[0])
                             and re.search(r" (?:he|she|it|they)$", m.group(0)))

@@ -8,7 +8,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _BREAK = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”']))\s+(?=[\"“(\d]|[^\W\d_a-z])")
 # Words whose stop does not end a sentence: initials ("J.", "U.S."), short abbreviations
 # ("v.", "St.", "Jr."), and longer ones of names and titles.
-_ABBREVIATION = re.compile(r"(?:^|[\s(\"“])(?:[A-Z][a-z]?|v|(?:[A-Za-z]\.)+[A-Za-z]|Inc|Ltd|Co|"
+_ABBREVIATION = re.compile(r"(?:^|[\s(\"“])(?:[A-Z][a-z]?|v|b|c|d|fl|(?:[A-Za-z]\.)+[A-Za-z]|Inc|Ltd|Co|"
                            r"Corp|Sgt|Capt|Gen|Col|Lt|Gov|Rev|Mrs|Hon|Adm|Cmdr|Ave|Blvd|Dept|Univ|"
                            r"Bros|approx|ca|Ph\.D|vs|etc|No|Nos|Vol|Cir|[Jj]an|[Ff]eb|[Mm]ar|[Aa]pr|[Jj]un|[Jj]ul|"
                            r"[Aa]ug|[Ss]ept?|[Oo]ct|[Nn]ov|[Dd]ec)\.$")

@@ -7,8 +7,8 @@ split's display is that bundle plus sentence identifiers and a verification line
 both), so the two splits differ on every pair by exactly those two cues. Source-only: source
 labels; empty shell: markers and a sources list with no titles; evidence-only: the evidence
 repeated without framing; sentence-id-only: sentence identifiers; length-control: the item's own sentences
-that do not bear on the answer (supporting paragraphs first, then its other retrieved
-paragraphs), each standing alone, with no citation structure, no restatement and no quality
+that do not bear on the answer (supporting paragraphs first, then the opening sentences of its
+other retrieved paragraphs), each standing alone, with no citation structure, no restatement and no quality
 signal, length-matched to the full-citation side as closely as those sentences allow.
 """
 from __future__ import annotations
@@ -49,15 +49,15 @@ def states(text: str, answer: str) -> bool:
 
 
 def neutral_sentences(item: HotpotItem, supporting: bool = True) -> list[str]:
-    """Sentences of the supporting paragraphs (else of the item's other retrieved paragraphs),
-    each as it stands alone (``standalone``: it names what it is about), that are not
-    supporting facts, do not state the answer and use no citation vocabulary: context that
-    does not bear on the answer."""
+    """Sentences that do not bear on the answer, each as it stands alone (``standalone``: it
+    names what it is about), not stating the answer and using no citation vocabulary: the
+    supporting paragraphs' other sentences, or (``supporting=False``) the opening sentence of
+    each of the item's other retrieved paragraphs, which introduces its own subject."""
     gold = {standalone(item, t, s) for t, s in item.supporting_facts}
     titles = [t for t, _ in item.context if (t in hops(item)) == supporting]
     out = []
     for title in titles:
-        for sid in range(len(dict(item.context)[title])):
+        for sid in range(len(dict(item.context)[title]) if supporting else 1):
             sent = standalone(item, title, sid)
             if (sent and sent not in gold and sent not in out and len(sent.split()) >= 5
                     and sent[-1] in ".!?" and not states(sent, item.answer)
@@ -70,7 +70,7 @@ def neutral_sentences(item: HotpotItem, supporting: bool = True) -> list[str]:
 def length_text(item: HotpotItem, plain: str, target_len: int, r: random.Random) -> str:
     """Plain text plus a paragraph of the item's own neutral sentences (``neutral_sentences``)
     whose length brings the whole closest to ``target_len``: the supporting paragraphs'
-    sentences first, the other retrieved paragraphs' only while still short."""
+    sentences first, the other retrieved paragraphs' opening sentences only while still short."""
     need = target_len - len(plain) - 2
     tiers = [neutral_sentences(item)]
     if sum(len(x) + 1 for x in tiers[0]) < need:

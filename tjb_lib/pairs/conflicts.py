@@ -469,12 +469,10 @@ def _direction(k: int) -> str:
 
 
 def hotpot_conflicts(items: list[HotpotItem], seed: int) -> list[Pair]:
-    """The first PER_DOMAIN items (in the given order) whose evidence does not contradict their
-    gold answer (``gold_contradiction``) and that have a wrong answer of the gold's type."""
+    """The first PER_DOMAIN items (in the given order) that have a wrong answer of the gold's
+    type (items whose evidence contradicts their gold answer never reach here: ``pools``)."""
     out: list[Pair] = []
     for item in items:
-        if gold_contradiction(item):
-            continue
         wrong = hotpot_wrong_answer(item, rng(seed, SPLIT, item.id))
         if wrong is None:
             continue

@@ -198,7 +198,9 @@ _LOOSE_ENDS = ("and", "or", "of", "the", "a", "an", "to", "in", "for", "at", "by
 def _quote(sentence: str, start: int, end: int) -> str:
     """The clause around sentence[start:end]: back to a clause boundary (a comma before a year
     is a date's), forward to one or to the next figure that is not a year, at most QUOTE_WORDS
-    words each way, without loose function words at either end."""
+    words each way, without loose function words at either end. Where the sentence pairs figures
+    with dates by position ("respectively", or several years after one figure), no date is
+    quoted with the figure, since it would attach the figure to the wrong year."""
     left = sentence[:start]
     cuts = [m.end() for m in _BOUNDARY.finditer(left)]
     before = left[cuts[-1] if cuts else 0:].split()[-QUOTE_WORDS:]
@@ -215,6 +217,18 @@ def _quote(sentence: str, start: int, end: int) -> str:
         after.append(word)
     while after and after[-1] in _LOOSE_ENDS:
         after = after[:-1]
+    if "respectively" in sentence:          # figures and dates paired by position: none is its own
+        dated = [k for k, w in enumerate(before)
+                 if _YEAR.fullmatch(w.strip(".,")) or w.strip(".,") in MONTHS]
+        before = before[dated[-1] + 1:] if dated else before
+        while before and (before[0] in _LOOSE_ENDS or NUMBER.search(before[0])):
+            before = before[1:]
+        return " ".join(before + [sentence[start:end]]).rstrip(" .,")
+    years = [k for k, w in enumerate(after) if _YEAR.fullmatch(w.strip(".,"))]
+    if len(years) > 1:                      # "$2.6 billion in 2014, 2013 and 2012": no one year
+        after = after[:years[0]]
+        while after and after[-1] in _LOOSE_ENDS:
+            after = after[:-1]
     return " ".join(before + [sentence[start:end]] + after).rstrip(" .,")
 
 

@@ -1,6 +1,7 @@
 """Which source records go to which split: one seeded allocation shared by every builder.
 
-HotpotQA items are used only where every supporting sentence stands alone (``usable``). The
+HotpotQA items are used only where every supporting sentence stands alone (``usable``) and
+their own evidence does not contradict their gold answer (``gold_contradiction``). The
 mechanical HotpotQA items also serve the ablations, the position controls and the ranking probe; the graded tiers get items of their own (the moderate tier only items with a necessary
 hop to omit); the conflicts take the items left over first. FinQA records pass the sanity
 filter (``finqa_check``) and are drawn from the unbiased samples before the FinQANet
@@ -16,6 +17,7 @@ from tjb_lib.data import (FINQA_UNBIASED, FinQAItem, HotpotItem, HumanEvalProble
                           load_hotpotqa, load_humaneval)
 from tjb_lib.pairs.candidates import finqa_check, hotpot_candidate, is_clean, usable
 from tjb_lib.pairs.common import rng
+from tjb_lib.pairs.conflicts import gold_contradiction
 from tjb_lib.pairs.graded import finqa_omission, moderate_plan
 
 N_MECHANICAL, N_GRADED, N_FINQA_MODERATE = 200, 100, 50
@@ -41,6 +43,8 @@ class Pools:
 def allocate(seed: int) -> Pools:
     all_hot = load_hotpotqa()
     standing = [i for i in all_hot if usable(i)]
+    contradicted = [i for i in standing if gold_contradiction(i)]
+    standing = [i for i in standing if i not in contradicted]
     hot = [i for i in standing if is_clean(hotpot_candidate(i, rng(seed, "voice", i.id)))]
     rng(seed, "hotpotqa", "order").shuffle(hot)
     mech = hot[:N_MECHANICAL]
@@ -74,7 +78,9 @@ def allocate(seed: int) -> Pools:
     rng(seed, "humaneval", "order").shuffle(problems)
     reasons = collections.Counter(r for r in why.values() if r is not None)
     rejects = {
-        "hotpotqa": {"records": len(all_hot), "not_standalone": len(all_hot) - len(standing),
+        "hotpotqa": {"records": len(all_hot),
+                     "not_standalone": len(all_hot) - len(standing) - len(contradicted),
+                     "gold_contradicted": len(contradicted),
                      "with_display_syntax": len(standing) - len(hot),
                      "moderate_examined": len(examined),
                      "moderate_without_a_necessary_hop": len(examined) - len(moderate)},

@@ -254,13 +254,19 @@ def sought_noun(question: str) -> str | None:
     return noun
 
 
+# Opening words that are no name, lowered after a lead-in ("Note that most long hunts ...").
+_COMMON_OPENERS = frozenset("The A An Most Many Some Several All Both Each Every In On At After "
+                            "Before During Since As For With By From Its His Her Their This These "
+                            "There It Games Players Members".split())
+
+
 def link(r: random.Random, step: str, shown: list[str], proper: bool) -> str:
     """A step before the last, as a sentence. A step that would repeat an evidence line word for
     word is introduced (``voice.RESTATED_STEPS``); ``proper``: it opens with a name whose
     capital stays ("The Hard Easy ..."), else its first word is lowered after the lead-in."""
     if words(step) not in [words(s) for line in shown for s in split_sentences(line)]:
         return f"{step}."
-    if not proper and step.split(" ", 1)[0] in ("The", "A", "An"):
+    if not proper and step.split(" ", 1)[0] in _COMMON_OPENERS:
         step = step[0].lower() + step[1:]
     return voice.pick(r, voice.RESTATED_STEPS, step=step)
 

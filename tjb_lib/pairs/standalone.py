@@ -84,12 +84,15 @@ def clean(text: str) -> str | None:
     """Dataset residue removed; None where the sentence is broken beyond cleaning."""
     t = _DICT_RESIDUE.sub("", html.unescape(text.strip()))
     t = re.sub(r"</?nowiki>", "", t)
-    if re.search(r"\(\d{4}--\)|\(\s*or;", t):                # "(born (1963--)08 1963 )"
+    if re.search(r"\(\d{4}--\)|\(\s*or;|\"\"|“”", t):      # "(born (1963--)08 1963 )", 'sequel ""'
         return None
     t = re.sub(r"\(\s*(?:[\];,]\s*)+", "(", t)             # "( , ] ; born ..." -> "(born ..."
     t = re.sub(r"\s*(?:[;,\]]\s*)+\)", ")", t)           # "...", ] )" -> "...")"
     t = re.sub(r"\s*\(\s*\)", "", t)                      # "()", "( )"
     t = _LOST_DASH.sub(r"\1 – \2", t)                     # "19221 March 2014" -> "1922 – 1 March 2014"
+    t = re.sub(rf"(\d{{4}}) (\d{{1,2}} (?:{_MONTH}) \d{{4}}\))", r"\1 – \2", t)   # "1860 19 June 1937)"
+    t = re.sub(r"\s*\((?:or|and|,)\)", "", t)             # "Pieris (or) is a genus"
+    t = re.sub(r"([?!])\.(?=\s|$)", r"\1", t)              # "Woolf?." -> "Woolf?"
     t = re.sub(r"\s+([,.;:)])", r"\1", t)
     t = re.sub(r"\(\s+", "(", t)
     t = re.sub(r"\s{2,}", " ", t).strip()
