@@ -193,6 +193,11 @@ def _stems(text: str) -> set[str]:
     return {w[:4] for w in _norm(text).split() if w not in ENGLISH_STOP_WORDS}
 
 
+_DATE_ORDER = re.compile(r"\b(first|earlier|earliest|older|oldest|later|latest|newer|newest|"
+                         r"more recent|most recent)\b", re.I)
+_ANY_YEAR = re.compile(r"\b(1[0-9]\d\d|20\d\d)\b")
+
+
 def gold_contradiction(item: HotpotItem) -> str | None:
     """Why the item's own evidence contradicts its gold answer (None: it does not).
 
@@ -200,7 +205,9 @@ def gold_contradiction(item: HotpotItem) -> str | None:
     one its own supporting sentences describe: the answer is the subject of the relation, so it
     cannot also be its object (the Star and Dagger bass player is Sean Yseult; whom she married
     is another person). A birth-order question ("Who is older, X or Y?") whose supporting
-    sentences give both birth years in the other order.
+    sentences give both birth years in the other order, and a "which came first" question
+    whose options' supporting sentences each give one year, in the other order (Craig v. Boren,
+    1976, is the gold answer to which came first beside a case of 1948).
     """
     m = _OBJECT_QUESTION.match(item.question.strip())
     own = _title_of(item, item.answer.strip().rstrip("."))
@@ -224,6 +231,22 @@ def gold_contradiction(item: HotpotItem) -> str | None:
             want = (min if order.group(1).lower() != "younger" else max)(years, key=years.get)
             if not _same_option(want, item.answer):
                 return f"the supporting sentences' birth years make {want!r} the answer"
+    when = _DATE_ORDER.search(item.question)
+    if not order and when and len(options) == 2 and any(_same_option(o, item.answer)
+                                                        for o in options):
+        years = {}
+        for o in options:
+            title = _title_of(item, o) or next((h for h in hops(item) if h.startswith(o)), None)
+            said = hop_sentences(item, title) if title in hops(item) else []
+            found = {int(y) for s in said for y in _ANY_YEAR.findall(s)}
+            if len(found) == 1:
+                years[o] = found.pop()
+        if len(years) == 2 and len(set(years.values())) == 2:
+            latest = when.group(1).lower() in ("later", "latest", "newer", "newest", "more recent",
+                                               "most recent")
+            want = (max if latest else min)(years, key=years.get)
+            if not _same_option(want, item.answer):
+                return f"the supporting sentences' years make {want!r} the answer"
     return None
 
 
