@@ -57,3 +57,13 @@ def vllm_server(tmp_path_factory):
     finally:
         server.stop()
         assert not vllm.group_alive(server.pid), f"vLLM processes outlived stop(); see {server.log_path}"
+
+
+@pytest.fixture(scope="session")
+def fresh_build(tmp_path_factory):
+    """(folder, manifest) of one build of every split into a tmp folder, made once per session
+    and shared read-only by the split tests (a test that edits files copies them first)."""
+    from tjb_lib.pairs.build import build_all
+
+    root = tmp_path_factory.mktemp("fresh_build")
+    return root, build_all(out_dir=root)

@@ -80,6 +80,7 @@ def test_scale_metrics_quick(tmp_path):
     assert r["measured"]["total_s"] > 0
 
 
+@pytest.mark.slow  # a benchmark script
 def test_p3_protocol_cost_quick(tmp_path):
     r = run_quick("p3_protocol_cost", tmp_path)
     per = {row["setting"]: row for row in r["measured"]["per_setting"]}
@@ -105,6 +106,7 @@ def test_p5_vllm_peer_quick(tmp_path):
     assert m["openai_judge"]["ok"] == m["verdicts"]
 
 
+@pytest.mark.slow  # a benchmark script
 def test_p4_api_path_quick(tmp_path):
     r = run_quick("p4_api_path", tmp_path)
     m = r["measured"]

@@ -89,6 +89,7 @@ def _estimate(*args: str, **env_vars: str) -> subprocess.CompletedProcess:
                           env={**env, "PYTHONPATH": str(REPO), **env_vars})
 
 
+@pytest.mark.slow  # reads the tokenizer from the GGUF in a subprocess
 def test_estimate_on_a_fresh_clone_reads_the_tokenizer_only_and_prints_what_it_rests_on(
         tmp_path):
     """No model conversion (it dequantizes every GGUF tensor, about a minute): the tokenizer

@@ -65,6 +65,7 @@ def test_judge_cli_runs_unchanged_against_an_openai_compatible_base_url(tmp_path
     assert "served-model" + "-2025-01-01" in json.dumps(meta)  # the returned snapshot is logged
 
 
+@pytest.mark.slow  # judge processes killed and resumed
 def test_sigkilled_judge_run_resumes_with_no_lost_row_and_no_repeated_stored_call(tmp_path):
     root = _root(tmp_path)
     log = root / "outputs" / "raw_outputs" / "local-vllm" / "calls.jsonl"
@@ -93,6 +94,7 @@ def test_sigkilled_judge_run_resumes_with_no_lost_row_and_no_repeated_stored_cal
     assert len({(r["pair_id"], r["order"], r["level"]) for r in rows}) == len(rows)
 
 
+@pytest.mark.slow  # two judge processes wait out real backoffs
 def test_two_processes_on_a_failing_endpoint_share_each_keys_attempts(tmp_path):
     """Every call fails (429, retried at once, five attempts); two processes judge the same
     comparisons on one store. The one that waited on a key's lease takes the failure the other

@@ -39,9 +39,8 @@ CUE_WORDS = re.compile(r"cite|citation|source|reference|evidence|verif|according
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory):
-    root = tmp_path_factory.mktemp("splits")
-    manifest = build_all(out_dir=root)
+def built(fresh_build):
+    root, manifest = fresh_build
     return root, manifest, {name: load_split(name, root) for name in SPLIT_NAMES}
 
 

@@ -11,7 +11,6 @@ import pytest
 
 from tjb_lib.data import load_finqa, load_hotpotqa, load_humaneval
 from tjb_lib.pairs import SPLIT_NAMES, load_split
-from tjb_lib.pairs.build import build_all
 from tjb_lib.pairs.candidates import finqa_check
 from tjb_lib.pairs.conflicts import (finqa_answer_problems, gold_contradiction,
                                      hotpot_answer_problems, question_options)
@@ -24,10 +23,8 @@ MECH_KINDS = {"marker", "source_label", "sentence_id", "evidence_block", "source
 
 
 @pytest.fixture(scope="session")
-def built_root(tmp_path_factory):
-    root = tmp_path_factory.mktemp("splits")
-    build_all(out_dir=root)
-    return root
+def built_root(fresh_build):
+    return fresh_build[0]
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,6 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from tjb_lib.audit import sentences
 from tjb_lib.data import FINQA_UNBIASED, load_finqa
 from tjb_lib.pairs import load_split
-from tjb_lib.pairs.build import build_all
 from tjb_lib.pairs.candidates import finqa_check
 from tjb_lib.pairs.filing import NUMBER, clean_line, figures, residue
 from tjb_lib.pairs.finqa_voice import equation
@@ -29,9 +28,8 @@ CONTENT_FREE_BUDGET = 0.25     # the audit's budget is 40% of reasoning sentence
 
 
 @pytest.fixture(scope="session")
-def splits(tmp_path_factory):
-    root = tmp_path_factory.mktemp("splits")
-    manifest = build_all(out_dir=root)
+def splits(fresh_build):
+    root, manifest = fresh_build
     pairs = {name: [p for p in load_split(name, root) if p.source == "finqa"]
              for name in FINQA_SPLITS}
     return manifest, pairs

@@ -19,10 +19,9 @@ from tjb_lib.records import TARGET_RELATIONS
 
 
 @pytest.fixture(scope="module")
-def shipped(tmp_path_factory):
+def shipped(fresh_build):
     """A fresh build in a tmp folder, standing in for a shipped split folder."""
-    root = tmp_path_factory.mktemp("shipped")
-    return root, build_mod.build_all(out_dir=root)
+    return fresh_build
 
 
 def test_every_entry_is_complete_and_named_once(shipped):
@@ -101,6 +100,7 @@ def test_verify_names_a_tampered_file_and_a_changed_manifest(shipped, tmp_path):
         "soft_hotpotqa: soft_hotpotqa.jsonl does not match its manifest sha256"]
 
 
+@pytest.mark.slow  # a build in a subprocess
 def test_build_check_cli_exits_nonzero_on_a_difference(shipped, tmp_path):
     root, _ = shipped
     ok = subprocess.run([sys.executable, "-m", "tjb_lib", "build", "--check", "--out", str(root)],

@@ -80,6 +80,7 @@ def test_a_failed_run_keeps_the_last_good_executed_copy_and_the_failed_one_besid
     assert not failed.exists()  # a good run clears the stale failed copy
 
 
+@pytest.mark.slow  # three notebook kernels, twice
 def test_a_replay_runs_notebooks_side_by_side_reports_them_in_order_and_stops_at_a_failure(
         tmp_path, monkeypatch, capsys):
     src = tmp_path / "notebooks"

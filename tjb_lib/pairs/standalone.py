@@ -249,6 +249,7 @@ def resolve(text: str, entity: Entity) -> str | None:
     return out
 
 
+@functools.lru_cache(maxsize=1 << 16)  # every split asks again for the same sentences
 def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
     """Sentence ``sid`` of paragraph ``title`` as a line that stands alone, or None. A sentence
     HotpotQA split in two is joined again, and each of its sentences must stand alone."""

@@ -8,6 +8,7 @@ plain side carries none. Patterns are anchored on the display syntax (``[n]``, `
 """
 from __future__ import annotations
 
+import functools
 import re
 
 # Header lines that open a display block; the block runs to the next blank line.
@@ -47,6 +48,7 @@ def normalize_whitespace(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n").strip()
 
 
+@functools.lru_cache(maxsize=1 << 14)  # the audit strips each side once per measure
 def strip_artifacts(text: str) -> str:
     """Remove every citation-like artifact the renderer can emit, then normalise whitespace.
 
