@@ -17,7 +17,9 @@ from tjb_lib.pairs import SPLIT_NAMES, load_split
 from tjb_lib.pairs import registry
 from tjb_lib.pairs.build import build_all
 from tjb_lib.pairs.ablations import neutral_sentences, states
-from tjb_lib.pairs.candidates import finqa_check, hops, short_name, usable
+from tjb_lib.pairs.candidates import finqa_check, hops, usable
+from tjb_lib.pairs.standalone import short_name
+from tjb_lib.seeds import SEED
 from tjb_lib.pairs.filing import clean_line
 from tjb_lib.pairs.finqa_voice import equation
 from tjb_lib.pairs.conflicts import gold_contradiction
@@ -75,7 +77,7 @@ def norm(text: str) -> str:
 
 def test_sizes_manifest_and_records(built):
     root, manifest, splits = built
-    assert set(manifest["splits"]) == set(SIZES) and manifest["seed"] == 20260923
+    assert set(manifest["splits"]) == set(SIZES) and manifest["seed"] == SEED
     for name, pairs in splits.items():
         info = manifest["splits"][name]
         assert len(pairs) == SIZES[name] == info["count"]

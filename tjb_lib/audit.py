@@ -24,11 +24,12 @@ from tjb_lib import coherence, paths
 from tjb_lib.coherence import sentences, words
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs import SPLIT_NAMES, load_split
-from tjb_lib.pairs.candidates import short_name
+from tjb_lib.pairs.standalone import short_name
 from tjb_lib.pairs.strip import strip_artifacts
 from tjb_lib.records import Pair
+from tjb_lib.seeds import SEED
+from tjb_lib.text import WORD
 
-SEED = 20260923
 NGRAMS = (1, 2, 3)
 MAX_ONE_SIDED = 0.20          # no non-display n-gram on one side only in more than 20% of pairs
 MIN_NATURAL_DIFFER = 0.90     # natural pairs differ in wording after stripping
@@ -135,7 +136,7 @@ def side_classifier(pairs: list[Pair], seed: int = SEED, folds: int = 5,
 
     cited = [strip_artifacts(p.cited) for p in pairs]
     plain = [strip_artifacts(p.plain) for p in pairs]
-    vec = CountVectorizer(binary=True, ngram_range=(1, 2), token_pattern=r"[a-z0-9]+(?:['’][a-z]+)?")
+    vec = CountVectorizer(binary=True, ngram_range=(1, 2), token_pattern=WORD.pattern)
     vec.fit(cited + plain)
     diff = vec.transform(cited) - vec.transform(plain)
     flip = np.random.default_rng(seed).random(len(pairs)) < 0.5

@@ -3,7 +3,12 @@ from __future__ import annotations
 
 import re
 
-_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+#: the month names as one alternation (English dates in HotpotQA and FinQA text)
+MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|"
+          "December")
+#: a year from 1000 to 2099 as a whole word
+YEAR = re.compile(r"\b(1[0-9]\d\d|20\d\d)\b")
 # A stop, then space, then what may open a sentence (a capital, a digit, a quote, a bracket).
 _BREAK = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”']))\s+(?=[\"“(\d]|[^\W\d_a-z])")
 # Words whose stop does not end a sentence: initials ("J.", "U.S."), short abbreviations
@@ -21,7 +26,7 @@ _OPENERS = frozenset("The A An It He She They His Her Its Their This These Those
 
 
 def words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+    return WORD.findall(text.lower())
 
 
 def sentences(text: str) -> list[str]:

@@ -19,12 +19,12 @@ from tjb_lib import paths
 from tjb_lib.pairs.pools import Pools, allocate
 from tjb_lib.pairs.registry import SPLITS
 from tjb_lib.records import Pair
+from tjb_lib.seeds import SEED
 
-DEFAULT_SEED = 20260923
 MANIFEST = "manifest.json"
 
 
-def build_pairs(seed: int = DEFAULT_SEED) -> dict[str, list[Pair]]:
+def build_pairs(seed: int = SEED) -> dict[str, list[Pair]]:
     """Every split's pairs, in memory, in registry order."""
     return _build(allocate(seed))
 
@@ -62,7 +62,7 @@ def _blobs(seed: int) -> tuple[dict[str, bytes], dict]:
     return blobs, manifest
 
 
-def build_all(seed: int = DEFAULT_SEED, out_dir: Path | str | None = None) -> dict:
+def build_all(seed: int = SEED, out_dir: Path | str | None = None) -> dict:
     """Write <out_dir>/<split>.jsonl and manifest.json (default data/splits); return the manifest."""
     out_dir = Path(out_dir or paths.SPLITS)
     blobs, manifest = _blobs(seed)
@@ -78,7 +78,7 @@ def build_all(seed: int = DEFAULT_SEED, out_dir: Path | str | None = None) -> di
     return manifest
 
 
-def verify(seed: int = DEFAULT_SEED, splits_dir: Path | str | None = None) -> tuple[dict, list[str]]:
+def verify(seed: int = SEED, splits_dir: Path | str | None = None) -> tuple[dict, list[str]]:
     """Build in memory and compare with the split folder (default data/splits), writing nothing.
 
     Returns the fresh manifest and one line per difference: a split whose count or sha256 differs

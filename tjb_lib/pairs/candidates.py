@@ -38,11 +38,6 @@ def is_clean(c: Candidate) -> bool:
 _STOP = frozenset("a an and the of in on at to for by with from as is was s".split())
 
 
-def short_name(title: str) -> str:
-    """A Wikipedia title without its disambiguation: "Kiss and Tell (1945 film)" -> "Kiss and Tell"."""
-    return re.sub(r"\s*\([^()]*\)$", "", title).strip() or title
-
-
 def _tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 

@@ -28,28 +28,26 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
 from tjb_lib.pairs.candidates import (evaluate, finqa_candidate, finqa_task, hop_sentences, hops,
                                       hotpot_candidate, humaneval_candidate, is_clean, number,
-                                      op_name, short_name, step_value)
+                                      op_name, step_value)
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.filing import figures, value
 from tjb_lib.pairs.finqa_voice import arg_text, operands
 from tjb_lib.pairs.execute import failing_mutant, run_tests
 from tjb_lib.pairs.render import MECHANICAL_CUES, Candidate, render
+from tjb_lib.pairs.standalone import PERSON_NOTE, short_name
 from tjb_lib.records import Pair
+from tjb_lib.text import MONTHS, YEAR
 
 SPLIT = "conflict"
 PER_DOMAIN = 50
 CLEAR = 25
 MAX_CODE_LINES = 12
 
-_MONTHS = ("January February March April May June July August September October November "
-           "December").split()
-_MONTH = "(?:%s)" % "|".join(_MONTHS)
+_MONTH = f"(?:{MONTHS})"
 _DATE_FORMS = (re.compile(rf"{_MONTH} \d{{1,2}}, \d{{4}}"), re.compile(rf"\d{{1,2}} {_MONTH} \d{{4}}"),
                re.compile(rf"{_MONTH} \d{{4}}"))
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 _QUANTITY = re.compile(r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\s+[a-z][a-z ]*)?")
-_PERSON = re.compile(r"\((?:[^()]*?\b)?(?:born|b\.)\s|\(\s*(?:c\.\s*)?(?:\d{1,2}\s+)?(?:%s\s+)?"
-                     r"(?:\d{1,2},\s+)?\d{3,4}\s*[–-]" % _MONTH)
 _KIND = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+([^,.;()]+)")
 _KIND_CUT = re.compile(r"\s+(?:of|in|from|that|which|who|whose|located|based|by|for|on|at|with|"
                        r"formed|founded|directed|written|produced|released|created|known|named|"
@@ -71,7 +69,7 @@ def _norm(text: str) -> str:
 
 def entity_kind(first_sentence: str) -> str | None:
     """"person", or the head noun of "X is a <...> noun" in a paragraph's first sentence."""
-    if _PERSON.search(first_sentence):
+    if PERSON_NOTE.search(first_sentence):
         return "person"
     m = _KIND.search(first_sentence)
     if not m:
@@ -195,7 +193,6 @@ def _stems(text: str) -> set[str]:
 
 _DATE_ORDER = re.compile(r"\b(first|earlier|earliest|older|oldest|later|latest|newer|newest|"
                          r"more recent|most recent)\b", re.I)
-_ANY_YEAR = re.compile(r"\b(1[0-9]\d\d|20\d\d)\b")
 
 
 def gold_contradiction(item: HotpotItem) -> str | None:
@@ -219,34 +216,47 @@ def gold_contradiction(item: HotpotItem) -> str | None:
                     f"({m.group('subject')!r}), not the one it asks for")
     order = _BIRTH_ORDER.search(item.question)
     options = question_options(item.question)
-    if order and len(options) == 2 and any(_same_option(o, item.answer) for o in options):
-        years = {}
-        for o in options:
-            title = _title_of(item, o)
-            said = hop_sentences(item, title) if title in hops(item) else []
-            found = [f for f in map(_BIRTH_YEAR.search, said) if f]
-            if found:
-                years[o] = int(found[0].group(1))
-        if len(years) == 2 and len(set(years.values())) == 2:
-            want = (min if order.group(1).lower() != "younger" else max)(years, key=years.get)
-            if not _same_option(want, item.answer):
-                return f"the supporting sentences' birth years make {want!r} the answer"
+    if len(options) != 2 or not any(_same_option(o, item.answer) for o in options):
+        return None
+    if order:
+        return _order_contradiction(item, options, _birth_year, "birth years",
+                                    latest=order.group(1).lower() == "younger")
     when = _DATE_ORDER.search(item.question)
-    if not order and when and len(options) == 2 and any(_same_option(o, item.answer)
-                                                        for o in options):
-        years = {}
-        for o in options:
-            title = _title_of(item, o) or next((h for h in hops(item) if h.startswith(o)), None)
-            said = hop_sentences(item, title) if title in hops(item) else []
-            found = {int(y) for s in said for y in _ANY_YEAR.findall(s)}
-            if len(found) == 1:
-                years[o] = found.pop()
-        if len(years) == 2 and len(set(years.values())) == 2:
-            latest = when.group(1).lower() in ("later", "latest", "newer", "newest", "more recent",
-                                               "most recent")
-            want = (max if latest else min)(years, key=years.get)
-            if not _same_option(want, item.answer):
-                return f"the supporting sentences' years make {want!r} the answer"
+    if when:
+        return _order_contradiction(item, options, _only_year, "years",
+                                    latest=when.group(1).lower() in _LATER)
+    return None
+
+
+_LATER = ("later", "latest", "newer", "newest", "more recent", "most recent")
+
+
+def _birth_year(said: list[str]) -> int | None:
+    """The first birth year the sentences give ("(born 5 June 1950)", "(1872 – 1928)")."""
+    found = [f for f in map(_BIRTH_YEAR.search, said) if f]
+    return int(found[0].group(1)) if found else None
+
+
+def _only_year(said: list[str]) -> int | None:
+    """The year the sentences give, where they give exactly one."""
+    found = {int(y) for s in said for y in YEAR.findall(s)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _order_contradiction(item: HotpotItem, options: list[str], year_of, what: str,
+                         latest: bool) -> str | None:
+    """Where each option's supporting sentences give a year (``year_of``) and the years differ,
+    the option they make the answer (the latest or the earliest) when it is not the gold one."""
+    years = {}
+    for o in options:
+        title = _title_of(item, o) or next((h for h in hops(item) if h.startswith(o)), None)
+        year = year_of(hop_sentences(item, title) if title in hops(item) else [])
+        if year is not None:
+            years[o] = year
+    if len(years) == 2 and len(set(years.values())) == 2:
+        want = (max if latest else min)(years, key=years.get)
+        if not _same_option(want, item.answer):
+            return f"the supporting sentences' {what} make {want!r} the answer"
     return None
 
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from tjb_lib.data import FinQAItem, HotpotItem
 from tjb_lib.pairs.candidates import (answer_hop, bridge_hop, finqa_candidate, finqa_task,
-                                      hop_sentences, hops, hotpot_candidate, mentions, op_name,
-                                      short_name)
+                                      hop_sentences, hops, hotpot_candidate, mentions, op_name)
 from tjb_lib.pairs.filing import NUMBER, clean_line, value
+from tjb_lib.pairs.standalone import short_name
 from tjb_lib.pairs.finqa_voice import equation
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import MECHANICAL_CUES, render

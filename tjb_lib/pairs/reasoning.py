@@ -17,13 +17,12 @@ import re
 from tjb_lib.data import HotpotItem
 from tjb_lib.pairs import voice
 from tjb_lib.pairs.standalone import entity_of
+from tjb_lib.text import MONTHS, YEAR, words
 from tjb_lib.text import sentences as split_sentences
-from tjb_lib.text import words
 
 _STOP = frozenset("""a an and the of in on at to for by with from as is was were are be been
     which what who whom whose where when how did does do that this these those it its his her
     their both same than more most or not also first one two has have had name""".split())
-_YEAR = re.compile(r"\b(1[0-9]\d\d|20\d\d)\b")
 _NUMBER = re.compile(r"\b\d[\d,.]*\b")
 # Question words that make the compared value a date, or a quantity.
 _DATE_CUES = re.compile(r"\b(first|earlier|older|oldest|younger|youngest|born|founded|established"
@@ -55,9 +54,9 @@ def _drop_asides(text: str, *keep: str | None) -> str:
 _VERB = re.compile(r"\b(?:is|was|are|were|has|have|had|became|becomes|remains|remained|lies|lay|"
                    r"began|begins|led|leads|gave|met|left|came|grew|built|fought|sang|told|"
                    r"bought|sold|kept|brought|saw|found|spent|stood|won|wrote|took|"
-                   r"sits|stands|serves|served|won|wins|plays|played|stars|starred|directed|"
-                   r"wrote|writes|released|founded|hosted|represents|represented|holds|held|"
-                   r"includes|included|consists|consisted|features|featured|took|takes|"
+                   r"sits|stands|serves|served|wins|plays|played|stars|starred|directed|"
+                   r"writes|released|founded|hosted|represents|represented|holds|held|"
+                   r"includes|included|consists|consisted|features|featured|takes|"
                    r"possessed|produced|received|made|makes|runs|ran|went|goes|competes)\b")
 # An opening participle phrase: "Dubbed the ...", "Written by ...", "Born in ..." (not a name
 # such as "Warren Edward Buffett").
@@ -87,19 +86,17 @@ def _cut(text: str, at: int) -> str:
     return text.rstrip(" ,;")
 
 
-_MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|"
-           "December")
 # An opening phrase before the subject: "In 1990, ...", "During the war, ..." (not "On My Mind").
 _OPENING = re.compile(r"^(?:In|On|At|After|Before|During|From|Since|By|As|Following|With|Upon|"
                       rf"Under|Until|Although|While|When|Once|Despite|For|Throughout|Over)\s+"
-                      rf"(?:[a-z0-9]|(?:{_MONTHS})\b)", re.I)
+                      rf"(?:[a-z0-9]|(?:{MONTHS})\b)", re.I)
 
 
 def _protect(text: str) -> str:
     """Commas inside brackets and lists hidden (as NUL), so that splitting at commas keeps an
     aside or a list ("confectionery, food, and beverage company") whole."""
     text = re.sub(r"\([^()]*\)", lambda m: m.group(0).replace(",", "\0"), text)
-    text = re.sub(rf"\b(?:{_MONTHS}) \d{{1,2}}, \d{{4}}", lambda m: m.group(0).replace(",", "\0"), text)
+    text = re.sub(rf"\b(?:{MONTHS}) \d{{1,2}}, \d{{4}}", lambda m: m.group(0).replace(",", "\0"), text)
     return re.sub(r"(?:\b[\w-]+(?: [\w-]+)?, )+[\w-]+(?: [\w-]+)?,? (?:and|or) ",
                   lambda m: m.group(0).replace(",", "\0"), text)
 
@@ -184,11 +181,11 @@ def _best(sentences: list[str], want: set[str], target: str | None) -> str:
 
 def _compared_value(sentence: str, question: str) -> str | None:
     if _DATE_CUES.search(question):
-        m = _YEAR.search(sentence)
+        m = YEAR.search(sentence)
         if m:
             return m.group(0)
     if _QUANTITY_CUES.search(question):
-        m = _NUMBER.search(_YEAR.sub(" ", sentence))
+        m = _NUMBER.search(YEAR.sub(" ", sentence))
         if m:
             return m.group(0)
     return None

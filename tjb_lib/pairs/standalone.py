@@ -16,13 +16,12 @@ import re
 from dataclasses import dataclass
 
 from tjb_lib.data import HotpotItem
+from tjb_lib.text import MONTHS
 from tjb_lib.text import sentences as split_sentences
 
-_MONTH = ("January|February|March|April|May|June|July|August|September|October|November|"
-          "December")
 # A lifespan or birth note in the opening sentence: "(born 5 June 1950)", "(1872 – 20 July 1928)".
 PERSON_NOTE = re.compile(r"\((?:[^()]*?\b)?(?:born|b\.)\s|\(\s*(?:c\.\s*)?(?:\d{1,2}\s+)?"
-                         rf"(?:(?:{_MONTH})\s+)?(?:\d{{1,2}},\s+)?\d{{3,4}}\s*[–-]")
+                         rf"(?:(?:{MONTHS})\s+)?(?:\d{{1,2}},\s+)?\d{{3,4}}\s*[–-]")
 # "X is a 1999 American horror film" -> the words of "1999 American horror film".
 _KIND = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the|one of the)\s+([^,.;()]+)")
 _KIND_CUT = re.compile(r"\s+(?:of|in|from|that|which|who|whose|located|based|by|for|on|at|with|"
@@ -58,7 +57,7 @@ _EXPLETIVE = re.compile(r"^It (?:is|was|has been|had been|would be|will be)(?: \
                         r"rumored|rumoured|claimed|noted|not until|unclear|possible|likely)\b")
 _DICT_RESIDUE = re.compile(r",?\s*\{'\d+':[^{}]*\}")
 _DOUBLED_NAME = re.compile(r"\b([A-Z][\w.'-]+(?: [A-Z][\w.'-]+)+)\1")
-_LOST_DASH = re.compile(rf"\b(\d{{4}})(\d{{1,2}} (?:{_MONTH}) \d{{4}})")
+_LOST_DASH = re.compile(rf"\b(\d{{4}})(\d{{1,2}} (?:{MONTHS}) \d{{4}})")
 _LEADING_NOUN = re.compile(r"^(The|This|These)\s+([a-z]+)\b(?!\s+[A-Z])")
 # A verb right after "The <noun>": the noun is the sentence's subject ("The base was named").
 _VERB_NEXT = re.compile(r"^(?:['’]s)? (?:is|was|are|were|has|had|have|will|would|can|could|"
@@ -90,7 +89,7 @@ def clean(text: str) -> str | None:
     t = re.sub(r"\s*(?:[;,\]]\s*)+\)", ")", t)           # "...", ] )" -> "...")"
     t = re.sub(r"\s*\(\s*\)", "", t)                      # "()", "( )"
     t = _LOST_DASH.sub(r"\1 – \2", t)                     # "19221 March 2014" -> "1922 – 1 March 2014"
-    t = re.sub(rf"(\d{{4}}) (\d{{1,2}} (?:{_MONTH}) \d{{4}}\))", r"\1 – \2", t)   # "1860 19 June 1937)"
+    t = re.sub(rf"(\d{{4}}) (\d{{1,2}} (?:{MONTHS}) \d{{4}}\))", r"\1 – \2", t)   # "1860 19 June 1937)"
     t = re.sub(r"\s*\((?:or|and|,)\)", "", t)             # "Pieris (or) is a genus"
     t = re.sub(r"([?!])\.(?=\s|$)", r"\1", t)              # "Woolf?." -> "Woolf?"
     t = re.sub(r"\s+([,.;:)])", r"\1", t)
@@ -127,11 +126,16 @@ class Entity:
         return noun in self.kinds or bool(SYNONYMS.get(noun, set()) & self.kinds)
 
 
+def short_name(title: str) -> str:
+    """A Wikipedia title without its disambiguation: "Kiss and Tell (1945 film)" -> "Kiss and Tell"."""
+    return re.sub(r"\s*\([^()]*\)$", "", title).strip() or title
+
+
 def entity_name(title: str, first: str) -> str:
     """The name the paragraph uses: the title without its disambiguation ("Casino, New South
     Wales" -> "Casino" where the first sentence says "Casino"), else the title's short form."""
     title = html.unescape(title)
-    short = re.sub(r"\s*\([^()]*\)$", "", title).strip() or title
+    short = short_name(title)
     candidates = [short, short.split(", ")[0], re.split(r" in | of the ", short)[0]]
     found = [c for c in candidates if c and re.search(rf"(?<!\w){re.escape(c)}(?!\w)", first)]
     return max(found, key=len) if found else short
