@@ -57,7 +57,8 @@ def test_a9_keeps_every_paper_row_and_puts_ours_beside_it(mechanical):
     assert cell.loc["signed_effect", "ours"] == pytest.approx(20.0)
     assert cell.loc["citation_win", "n"] == 20 and cell.loc["citation_win", "k"] == 6
     assert cell.loc["citation_win", "paper_n"] == 1200
-    assert cell.loc["signed_effect", "interval"] == "bootstrap"
+    assert cell.loc["signed_effect", "interval"] == "pair-level bootstrap"  # §3
+    assert cell.loc["citation_win", "interval"] == "wilson"
     assert (cell["ours_low"] <= cell["ours"]).all() and (cell["ours"] <= cell["ours_high"]).all()
     assert set(cell["setting"]) == {"L0"} and set(cmp["judge"]) == {"smollm2"}
     assert (cell["n_unparsed"] == 0).all() and (cell["n_failed"] == 0).all()
@@ -233,7 +234,9 @@ def test_report_reading_is_computed_from_the_numbers(mechanical):
     cmp = compare.compare_float("table_a9", mechanical, "smollm2", seed=1)
     line = report_index.reading("table_a9", cmp)
     assert line.startswith("Δcitation, mechanical plain: ours 20.0 [")
-    assert "(n=20, unparsed 0%) vs paper 46.8–85.8 (3 judges); our interval excludes" in line
+    # pair-level (§3): 10 pairs, both orders of pairs 0-2 cited, so the interval reaches 46.8
+    assert "[-20.0, 60.0] (n=20, unparsed 0%) vs paper 46.8–85.8 (3 judges); our interval reaches" \
+        in line
     assert "Tie, mechanical strict: ours 100.0" in line
     cmp.loc[cmp["metric"] == "signed_effect", "ours"] += 5
     assert "ours 25.0" in report_index.reading("table_a9", cmp)

@@ -98,7 +98,8 @@ def _cell(ours: pd.DataFrame, where: Mapping[str, object], m: Metric) -> dict:
     n = int(row["n"])
     return {"ours": float(row[m.ours]), "ours_low": float(row[m.low or f"{m.ours}_low"]),
             "ours_high": float(row[m.high or f"{m.ours}_high"]), "n": n,
-            "k": float(row[count_col]) if count_col and m.interval == "wilson" else np.nan,
+            "k": float(row[count_col]) if count_col and m.interval.startswith("wilson")
+            else np.nan,
             "n_unparsed": _count_of(row, "n_unparsed"), "n_failed": _count_of(row, "n_failed"),
             "unparsed": _count_of(row, "unparsed"),
             "setting": ",".join(settings) or str(row.get("protocol", "")),

@@ -10,7 +10,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from tjb_lib import metrics
+from tjb_lib import metrics, stats
 from tjb_lib.float_metrics import original_wording
 from tjb_lib.paper_match import test_agrees
 from tjb_lib.protocols.specs import setting_name
@@ -57,7 +57,7 @@ def contrast(rows: pd.DataFrame, c: Contrast, judge: str, seed: int = 0) -> dict
     a, b = _side_name(c.a), _side_name(c.b)
     out = {"contrast": c.label, "split": c.split, "n": 0, "rate_a": np.nan, "rate_b": np.nan,
            "difference": np.nan, "difference_low": np.nan, "difference_high": np.nan,
-           "discordant_a_only": 0, "discordant_b_only": 0, "mcnemar_p": np.nan, "p": "",
+           "interval": stats.PAIR_BY_ORDER, "discordant_a_only": 0, "discordant_b_only": 0, "mcnemar_p": np.nan, "p": "",
            "agrees": "", "n_unparsed": 0, "n_failed": 0, "judge": judge}
     try:
         r = metrics.paired_contrast(sub, c.a, c.b, outcome="plain", by=("judge", "split"),

@@ -9,7 +9,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import pandas as pd
 
-from tjb_lib import sections
+from tjb_lib import sections, stats
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class Metric:
     ours: str                      # column in our metrics frame
     where: Mapping[str, object] = field(default_factory=dict)  # extra filter (list = isin)
     agg: str | None = None         # "min" / "max" over the matched rows (A13's L0-L2 ranges)
-    interval: str = "wilson"       # how ours_low/ours_high were made
+    interval: str = stats.WILSON   # how ours_low/ours_high were made (a key of stats.INTERVALS)
     low: str | None = None         # interval columns (default <ours>_low / <ours>_high)
     high: str | None = None
     paper_per: str | None = None   # paper prints a count: divide by this column, x 100

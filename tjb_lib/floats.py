@@ -21,7 +21,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from tjb_lib import figures, tables
+from tjb_lib import figures, stats, tables
 from tjb_lib import float_metrics as ours
 from tjb_lib.contrasts import contrasts_e5
 from tjb_lib.float_schema import Comparison, Float, Metric
@@ -57,7 +57,7 @@ def _ladder_runs(split: str, levels: Sequence[str] = LEVELS) -> tuple[tuple[str,
 # 100 pairs x 2), and the wording checks of App. A.4 and C.1 are claims of their own.
 _EQ = ("tie", "citation_win", "base_win")
 _EQ_METRICS = (*(Metric(c, c) for c in _EQ),
-               Metric("signed_effect", "signed_effect", interval="bootstrap"))
+               Metric("signed_effect", "signed_effect", interval=stats.PAIR_LEVEL))
 _STRICT_SPLITS = {"HotpotQA mechanical": "mechanical_hotpotqa",
                   "FinQA mechanical": "mechanical_finqa",
                   "Natural citation-looking": "natural_hotpotqa"}
@@ -123,8 +123,8 @@ _ENTRIES = (
     Float("table_a16", "§5.1", "Position-only controls", "02_presentation", POSITION_RUNS,
           Comparison("table_a16", "model", (),
                      {(): [_ladder("position_control", "L0"), _ladder("position_control", "L4")]},
-                     tuple(Metric(c, c) for c in ("first_position_win", "second_position_win",
-                                                  "tie")),
+                     tuple(Metric(c, c, interval=stats.WILSON_CALLS)
+                           for c in ("first_position_win", "second_position_win", "tie")),
                      ours.position, paper_n="n"),
           headlines=(("first-position win (L0)", {"metric": "first_position_win",
                                                   "setting": "L0"}),
@@ -246,7 +246,7 @@ _ENTRIES = (
           Comparison("table_a17", "judge", ("protocol", "system"),
                      {(p, s): {"split": "ranking_hotpotqa", "system": s, **_RANK_PROTOCOLS[p]}
                       for p in ("plain preference", "TRACE") for s in _SYSTEMS},
-                     (Metric("score", "score", interval="bootstrap"),), ours.ranking),
+                     (Metric("score", "score", interval=stats.ORDERED),), ours.ranking),
           headlines=(("cited_full score, plain preference", {"protocol": "plain preference",
                                                              "system": "cited_full"}),
                      ("plain_full score, plain preference", {"protocol": "plain preference",

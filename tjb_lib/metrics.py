@@ -16,8 +16,10 @@ Conventions shared by every table (paper §3, §6-§7; choices the paper leaves 
   half-to-even the way the paper's tables do (25.25 -> 25.2) when ``report.present`` shows
   them to one decimal.
 * Every rate column ``r`` comes with ``r_low`` / ``r_high``: its 95% Wilson interval, in percent.
-* Signed effects, order gaps and protocol contrasts carry percentile bootstrap intervals over
-  ordered comparisons (2,000 resamples by default), paired wherever units are shared.
+* Signed effects and order gaps carry the paper's pair-level bootstrap interval (§3: every row
+  of a pair, both orders, resampled together); the paired protocol contrasts resample
+  pair-by-order units, paired across the two protocols (App. E.5). Percentile intervals, 2,000
+  resamples by default (``stats.INTERVALS`` names each kind).
 * Missing grouping keys (e.g. no ``level`` for TRACE rows) become "" so no group is lost.
 """
 from __future__ import annotations
@@ -31,6 +33,8 @@ from tjb_lib import stats
 from tjb_lib.records import DECISIONS, ORDERS
 
 DEFAULT_BY = ("judge", "split", "protocol", "level")
+#: the unit of the pair-level bootstrap (§3): every row of one pair is resampled together
+PAIR = "pair_id"
 VERDICTS = ("cited", "plain", "tie")
 N_RESAMPLES = 2000
 
@@ -99,26 +103,56 @@ def _add_unparsed(out: pd.DataFrame) -> None:
     out.drop(columns="n_replied", inplace=True)
 
 
-def _bootstrap_counts(values: Sequence[float], counts: np.ndarray, n_resamples: int,
-                      seed: int) -> tuple[float, float, float]:
-    """Bootstrap a mean of per-row values given how many rows carry each value (percent)."""
-    x = np.repeat(np.asarray(values, dtype=float), counts.astype(np.int64))
-    if x.size == 0:
-        return (np.nan, np.nan, np.nan)
-    est, low, high = stats.bootstrap(x, n_resamples=n_resamples, seed=seed)
-    return (100 * est, 100 * low, 100 * high)
+def _pair_units(df: pd.DataFrame, by: Sequence[str], flags: Mapping[str, np.ndarray]
+                ) -> dict[tuple, np.ndarray]:
+    """Per group of ``by``: one row per pair (:data:`PAIR`), the flags summed over its rows
+    (both orders, every wording pooled in the group), the units of the pair-level bootstrap."""
+    if PAIR not in df.columns:
+        raise ValueError(f"verdict rows need a '{PAIR}' column: signed effects and order gaps "
+                         f"resample pairs (§3); have {list(df.columns)}")
+    frame, by = _keys(df, by)
+    names = list(flags)
+    for name, flag in flags.items():
+        frame[name] = np.asarray(flag, dtype=np.int64)
+    frame["_pair"] = df[PAIR].to_numpy()
+    sums = frame.groupby([*by, "_pair"], sort=True)[names].sum()
+    if not by:
+        return {(): sums.to_numpy()}
+    level = list(range(len(by))) if len(by) > 1 else 0
+    return {(k if isinstance(k, tuple) else (k,)): g.to_numpy()
+            for k, g in sums.groupby(level=level, sort=True)}
 
 
-def _signed_effect(out: pd.DataFrame, name: str, pos: str, neg: str, n_resamples: int,
+def _pair_intervals(out: pd.DataFrame, by: Sequence[str], units: Mapping[tuple, np.ndarray],
+                    name: str, stat, n_resamples: int, seed: int) -> None:
+    """``name_low`` / ``name_high``: the pair-level bootstrap interval of ``stat`` (a function
+    of the flags' totals) per row of ``out``, in percent."""
+    lows, highs = [], []
+    for key in (out[list(by)].itertuples(index=False, name=None) if by else [()]):
+        u = units.get(tuple(key))
+        if u is None:
+            lows.append(np.nan), highs.append(np.nan)
+            continue
+        _, lo, hi = stats.pair_bootstrap(u, stat, n_resamples=n_resamples, seed=seed)
+        lows.append(100 * lo), highs.append(100 * hi)
+    out[f"{name}_low"], out[f"{name}_high"] = lows, highs
+
+
+def _difference_of_rates(t: np.ndarray) -> np.ndarray:
+    """(first - second) / parsed, from totals (..., 3)."""
+    return (t[..., 0] - t[..., 1]) / t[..., 2]
+
+
+def _signed_effect(out: pd.DataFrame, df: pd.DataFrame, by: Sequence[str], name: str,
+                   pos: str, neg: str, flags: Mapping[str, np.ndarray], n_resamples: int,
                    seed: int) -> None:
-    """name = rate(pos) - rate(neg) over the same rows, with a bootstrap interval per group."""
+    """name = rate(pos) - rate(neg) over the same parsed verdicts, with the pair-level bootstrap
+    interval (§3: both orders of a pair resampled together)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         out[name] = 100.0 * (out[pos] - out[neg]) / out["n"].where(out["n"] > 0)
-    other = out["n"] - out[pos] - out[neg]
-    ci = [_bootstrap_counts((1.0, -1.0, 0.0), np.array([p, m, o]), n_resamples, seed)
-          for p, m, o in zip(out[pos], out[neg], other)]  # one per group, not per row
-    out[f"{name}_low"] = [c[1] for c in ci]
-    out[f"{name}_high"] = [c[2] for c in ci]
+    parsed = np.isin(df["decision"].to_numpy(), VERDICTS)
+    units = _pair_units(df, by, {"pos": flags[pos], "neg": flags[neg], "n": parsed})
+    _pair_intervals(out, by, units, name, _difference_of_rates, n_resamples, seed)
 
 
 def _tail(out: pd.DataFrame, by: Sequence[str], front: Sequence[str]) -> pd.DataFrame:
@@ -145,15 +179,16 @@ def equivalence_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
                       n_resamples: int = N_RESAMPLES, seed: int = 0) -> pd.DataFrame:
     """Tables A9/A10/A14 (equivalence, natural and ablation splits; put ``variant`` in ``by``
     for A10): tie, citation_win (W_cited), base_win (W_plain) and signed_effect = Δcitation =
-    W_cited - W_plain, with a bootstrap interval over ordered comparisons."""
+    W_cited - W_plain, with a pair-level bootstrap interval (§3)."""
     check_verdicts(df, by)
     d = df["decision"].to_numpy()
-    out = _count(df, by, {"n_citation_win": d == "cited", "n_base_win": d == "plain",
-                          "n_tie": d == "tie"})
+    flags = {"n_citation_win": d == "cited", "n_base_win": d == "plain", "n_tie": d == "tie"}
+    out = _count(df, by, flags)
     for name in ("tie", "citation_win", "base_win"):
         _add_rate(out, name, f"n_{name}")
     _add_unparsed(out)
-    _signed_effect(out, "signed_effect", "n_citation_win", "n_base_win", n_resamples, seed)
+    _signed_effect(out, df, by, "signed_effect", "n_citation_win", "n_base_win", flags,
+                   n_resamples, seed)
     return _tail(out, by, ["tie", "citation_win", "base_win", "signed_effect"])
 
 
@@ -169,13 +204,14 @@ def correctness_table(df: pd.DataFrame, by: Sequence[str] = ("judge", "split", "
         raise ValueError(f"correctness rows need gold plain|cited; item {row.get('pair_id')!r} "
                          f"has gold {row['gold']!r}")
     d, g = df["decision"].to_numpy(), df["gold"].to_numpy()
-    out = _count(df, by, {"n_correct_win": d == g,
-                          "n_wrong_win": np.isin(d, ("plain", "cited")) & (d != g),
-                          "n_tie": d == "tie"})
+    flags = {"n_correct_win": d == g, "n_wrong_win": np.isin(d, ("plain", "cited")) & (d != g),
+             "n_tie": d == "tie"}
+    out = _count(df, by, flags)
     for name in ("correct_win", "wrong_win", "tie"):
         _add_rate(out, name, f"n_{name}")
     _add_unparsed(out)
-    _signed_effect(out, "correct_margin", "n_correct_win", "n_wrong_win", n_resamples, seed)
+    _signed_effect(out, df, by, "correct_margin", "n_correct_win", "n_wrong_win", flags,
+                   n_resamples, seed)
     return _tail(out, by, ["correct_win", "wrong_win", "tie"])
 
 
@@ -185,29 +221,50 @@ def graded_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
     worse_cited (W_worse-cited), tie and delta_quality = better_plain - worse_cited."""
     check_verdicts(df, by)
     d = df["decision"].to_numpy()
-    out = _count(df, by, {"n_better_plain": d == "plain", "n_worse_cited": d == "cited",
-                          "n_tie": d == "tie"})
+    flags = {"n_better_plain": d == "plain", "n_worse_cited": d == "cited", "n_tie": d == "tie"}
+    out = _count(df, by, flags)
     for name in ("better_plain", "worse_cited", "tie"):
         _add_rate(out, name, f"n_{name}")
     _add_unparsed(out)
-    _signed_effect(out, "delta_quality", "n_better_plain", "n_worse_cited", n_resamples, seed)
+    _signed_effect(out, df, by, "delta_quality", "n_better_plain", "n_worse_cited", flags,
+                   n_resamples, seed)
     return _tail(out, by, ["better_plain", "worse_cited", "tie", "delta_quality"])
+
+
+def distinct_calls(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per distinct judge call: rows whose ``request_hashes`` are the same stored calls
+    (both orders of a position-only control are one prompt, so one call answers both) keep only
+    their first row. Rows without hashes count as calls of their own."""
+    if "request_hashes" not in df.columns:
+        return df
+    key = [tuple(h) if isinstance(h, (list, tuple, np.ndarray)) and len(h) else ("row", i)
+           for i, h in enumerate(df["request_hashes"])]
+    return df.loc[~pd.Series(key, index=df.index).duplicated().to_numpy()]
 
 
 def position_table(df: pd.DataFrame, by: Sequence[str] = ("judge", "split", "protocol", "level")
                    ) -> pd.DataFrame:
     """Table A16 (position-only controls, identical candidates): first_position_win,
-    second_position_win and tie. The first position is slot A, read off decision and order."""
+    second_position_win and tie. The first position is slot A, read off decision and order.
+
+    ``n`` counts distinct judge calls (:func:`distinct_calls`): the two orders of identical
+    candidates are one prompt, answered once, so counting both rows would count one call twice
+    and narrow the Wilson interval. ``n_comparisons`` is the ordered comparisons they stand for.
+    """
     check_verdicts(df, by)
-    d, o = df["decision"].to_numpy(), df["order"].to_numpy()
+    calls = distinct_calls(df)
+    d, o = calls["decision"].to_numpy(), calls["order"].to_numpy()
     first = ((d == "cited") & (o == "cited_first")) | ((d == "plain") & (o == "plain_first"))
     second = ((d == "cited") & (o == "plain_first")) | ((d == "plain") & (o == "cited_first"))
-    out = _count(df, by, {"n_first_position_win": first, "n_second_position_win": second,
-                          "n_tie": d == "tie"})
+    out = _count(calls, by, {"n_first_position_win": first, "n_second_position_win": second,
+                             "n_tie": d == "tie"})
+    comparisons = _count(df, by, {}).rename(columns={"n": "n_comparisons"})
+    out = (out.merge(comparisons[[*by, "n_comparisons"]], on=list(by), how="left") if by
+           else out.assign(n_comparisons=comparisons["n_comparisons"].to_numpy()))
     for name in ("first_position_win", "second_position_win", "tie"):
         _add_rate(out, name, f"n_{name}")
     _add_unparsed(out)
-    return _tail(out, by, ["first_position_win", "second_position_win", "tie"])
+    return _tail(out, by, ["n_comparisons", "first_position_win", "second_position_win", "tie"])
 
 
 def tie_by_relation(df: pd.DataFrame, by: Sequence[str] = ("judge", "protocol", "level")
@@ -221,55 +278,36 @@ def tie_by_relation(df: pd.DataFrame, by: Sequence[str] = ("judge", "protocol", 
 # --------------------------------------------------------------------------- order effects
 
 
-def _wide_by_order(df: pd.DataFrame, keys: list[str], value: np.ndarray,
-                   keyframe: pd.DataFrame) -> pd.DataFrame:
-    frame = keyframe.copy()
-    frame["order"], frame["value"] = df["order"].to_numpy(), value
-    dup = frame.duplicated(keys + ["order"])
-    if dup.any():
-        row = frame.loc[dup].iloc[0]
-        raise ValueError(f"two rows share the unit {dict(row[keys + ['order']])}: add the "
-                         f"column that tells them apart to `by` or `unit`")
-    return frame.set_index(keys + ["order"])["value"].unstack("order").reindex(columns=ORDERS)
-
-
 def order_gap_table(df: pd.DataFrame, by: Sequence[str] = DEFAULT_BY,
                     unit: Sequence[str] = ("pair_id", "paraphrase"),
                     n_resamples: int = N_RESAMPLES, seed: int = 0) -> pd.DataFrame:
     """Order gap (§6) = cited-win rate when the cited side is shown first minus when it is shown
-    second [sign convention inferred], with a bootstrap interval that resamples units (pair x
-    paraphrase by default) so each pair's two orders stay together. A unit judged in only one
-    order still counts for that order. Only parsed verdicts count (unparsed and failed rows are
+    second [sign convention inferred], with the pair-level bootstrap interval (§3): each
+    resample draws pairs, a pair's rows in both orders together. ``unit`` names one verdict per
+    order (two rows sharing it and the order are an error). A pair judged in only one order
+    still counts for that order. Only parsed verdicts count (unparsed and failed rows are
     counted in n_unparsed and n_failed)."""
     check_verdicts(df, (*by, *unit))
+    keyframe, keys = _keys(df, (*by, *unit))
+    keyframe["order"] = df["order"].to_numpy()
+    dup = keyframe.duplicated(keys + ["order"])
+    if dup.any():
+        row = keyframe.loc[dup].iloc[0]
+        raise ValueError(f"two rows share the unit {dict(row[keys + ['order']])}: add the "
+                         f"column that tells them apart to `by` or `unit`")
     parsed = df["decision"].isin(VERDICTS).to_numpy()
-    counts = _count(df, by, {"n_cited_first": (df["order"] == "cited_first").to_numpy() & parsed,
-                             "n_plain_first": (df["order"] == "plain_first").to_numpy() & parsed,
-                             "n_cw_cited_first": ((df["order"] == "cited_first")
-                                                  & (df["decision"] == "cited")).to_numpy(),
-                             "n_cw_plain_first": ((df["order"] == "plain_first")
-                                                  & (df["decision"] == "cited")).to_numpy()})
+    cited = (df["decision"] == "cited").to_numpy()
+    first, second = (df["order"] == "cited_first").to_numpy(), \
+        (df["order"] == "plain_first").to_numpy()
+    flags = {"n_cw_cited_first": first & cited, "n_cited_first": first & parsed,
+             "n_cw_plain_first": second & cited, "n_plain_first": second & parsed}
+    counts = _count(df, by, flags)
     _add_rate(counts, "cited_win_cited_first", "n_cw_cited_first", "n_cited_first")
     _add_rate(counts, "cited_win_plain_first", "n_cw_plain_first", "n_plain_first")
     counts["order_gap"] = counts["cited_win_cited_first"] - counts["cited_win_plain_first"]
-
     _add_unparsed(counts)
-    sub = df.loc[parsed]
-    keyframe, keys = _keys(sub, (*by, *unit))
-    wide = _wide_by_order(sub, keys, (sub["decision"] == "cited").to_numpy(float), keyframe)
-    lows, highs = [], []
-    groups = ({(k if isinstance(k, tuple) else (k,)): g
-               for k, g in wide.groupby(level=list(range(len(by))), sort=True)}
-              if by else {(): wide})
-    for key in (counts[list(by)].itertuples(index=False, name=None) if by else [()]):
-        g = groups.get(tuple(key))
-        if g is None or g.empty:
-            lows.append(np.nan), highs.append(np.nan)
-            continue
-        _, lo, hi = stats.bootstrap(g["cited_first"].to_numpy(), g["plain_first"].to_numpy(),
-                                    n_resamples=n_resamples, seed=seed)
-        lows.append(100 * lo), highs.append(100 * hi)
-    counts["order_gap_low"], counts["order_gap_high"] = lows, highs
+    _pair_intervals(counts, by, _pair_units(df, by, flags), "order_gap",
+                    lambda t: t[..., 0] / t[..., 1] - t[..., 2] / t[..., 3], n_resamples, seed)
     return _tail(counts, by, ["cited_win_cited_first", "cited_win_plain_first", "order_gap"])
 
 
@@ -357,7 +395,9 @@ def paired_contrast(df: pd.DataFrame, a: Mapping[str, object], b: Mapping[str, o
     sides hold a parsed verdict (units with an unparsed or failed row on either side are left
     out and counted in n_unparsed and n_failed). difference = rate_a - rate_b in
     points with a paired bootstrap interval; mcnemar_p is the exact McNemar test on the
-    discordant units (b_only: indicator 1 under a only; c_only: under b only).
+    discordant units (b_only: indicator 1 under a only; c_only: under b only). The bootstrap
+    unit is one pair-by-order unit (a row of ``keys``), kept paired across a and b, as App. E.5
+    states for the L0->L4 and L4->TRACE contrasts.
     """
     check_verdicts(df, (*by, *keys))
     sides = {}

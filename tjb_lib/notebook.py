@@ -17,7 +17,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from tjb_lib import compare, floats, paths, sections
+from tjb_lib import compare, floats, paths, sections, stats
 from tjb_lib.judges.provider import JudgeSpec
 from tjb_lib.paper_match import RULE
 from tjb_lib.position import caveat, position_levels, position_reading, slot_picking
@@ -104,6 +104,18 @@ def _display(obj) -> None:
     from IPython.display import Markdown, display
 
     display(Markdown(obj) if isinstance(obj, str) else obj)
+
+
+def interval_notes(table: pd.DataFrame) -> list[str]:
+    """What each kind of interval in a table's ``interval`` column is, and, where a bootstrap
+    is among them, the paper's two sentences that name its units (§3 and App. E.5 differ)."""
+    if "interval" not in table.columns:
+        return []
+    kinds = [k for k in stats.INTERVALS if k in set(table["interval"].dropna())]
+    out = [f"`interval` {k}: {stats.INTERVALS[k]}." for k in kinds]
+    if any("bootstrap" in k for k in kinds):
+        out.append(f"The paper: \"{stats.PAPER_PAIR_LEVEL}\" and \"{stats.PAPER_PAIR_BY_ORDER}\"")
+    return out
 
 
 class Notebook:
@@ -221,7 +233,7 @@ class Notebook:
         """What a written table says under it: the position-driven caveat (not on the controls
         themselves), then the rule of its ``agrees`` column."""
         out = [f"*{caveat(self.judge)}*"] if self.position_driven and not controls else []
-        return out + ([RULE] if "agrees" in table.columns else [])
+        return out + ([RULE] if "agrees" in table.columns else []) + interval_notes(table)
 
     # ------------------------------------------------------------------ splits (notebook 00)
 

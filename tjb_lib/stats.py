@@ -5,7 +5,10 @@ Everything here works on plain numbers or arrays; ``tjb_lib.metrics`` decides wh
 Conventions the paper leaves open, and the choice made here:
 
 * bootstrap intervals are percentile intervals (the paper does not name a type);
-* the bootstrap unit is whatever rows the caller passes (ordered comparisons, kept paired);
+* the bootstrap unit is the one the paper names for each statistic (:data:`INTERVALS`): a pair
+  (both of its orders resampled together, :func:`pair_bootstrap`) for signed effects and order
+  gaps, §3; a pair-by-order unit, kept paired across the two protocols, for the ladder and
+  TRACE contrasts, App. E.5 (:func:`bootstrap` on the units the caller passes);
 * McNemar with no discordant units returns p = 1.0 (no evidence of a difference);
 * Gwet's AC1 interval is the t interval with n - 1 degrees of freedom, upper end capped at 1,
   as in Gwet's Handbook (4th ed.) and his irrCAC package.
@@ -79,6 +82,30 @@ def mcnemar_exact(b: int, c: int) -> float:
 # --------------------------------------------------------------------------- bootstrap
 
 Stat = Callable[..., np.ndarray]
+
+#: the paper's two sentences on the bootstrap unit, quoted where an interval is named
+PAPER_PAIR_LEVEL = ("For signed effects and order gaps, we use pair-level bootstrap confidence "
+                    "intervals with 2,000 resamples; for proportions near 0% or 100%, we use "
+                    "Wilson score intervals. (§3)")
+PAPER_PAIR_BY_ORDER = "Bootstrap intervals use 2,000 resamples over pair-by-order units. (App. E.5)"
+#: what each ``interval`` column says: how the interval beside a value was made
+WILSON = "wilson"
+WILSON_CALLS = "wilson over distinct judge calls"
+PAIR_LEVEL = "pair-level bootstrap"
+PAIR_BY_ORDER = "pair-by-order bootstrap"
+ORDERED = "bootstrap over ordered comparisons"
+INTERVALS = {
+    WILSON: "95% Wilson score interval on parsed verdicts (§3)",
+    WILSON_CALLS: "95% Wilson score interval whose n is the distinct judge calls: both orders of "
+                  "a position-only control are one prompt, so one call",
+    PAIR_LEVEL: "95% percentile bootstrap, 2,000 resamples of pairs, both orders of a pair "
+                "together (§3: signed effects and order gaps)",
+    PAIR_BY_ORDER: "95% percentile bootstrap, 2,000 resamples of pair-by-order units, each unit "
+                   "paired across the two protocols (App. E.5: the L0->L4, L4->TRACE and "
+                   "L3->TRACE contrasts)",
+    ORDERED: "95% percentile bootstrap, 2,000 resamples of a system's ordered comparisons "
+             "(Table A17 scores; the paper names no unit for them)",
+}
 
 
 def _as_units(x, y) -> tuple[np.ndarray, np.ndarray | None]:
@@ -182,6 +209,33 @@ def _count_resamples(x, y, n_resamples: int, seed: int) -> np.ndarray:
             present = 1.0 - uniq[:, k + j]
             means.append((draws @ (uniq[:, j] * present)) / (draws @ present))
     return means[0] if y is None else means[0] - means[1]
+
+
+def pair_bootstrap(units, stat: Callable[[np.ndarray], np.ndarray], n_resamples: int = 2000,
+                   seed: int = 0, level: float = 0.95) -> tuple[float, float, float]:
+    """(estimate, low, high) of a statistic of column totals, resampling whole units (pairs).
+
+    ``units`` is one row per pair and one column per count (e.g. cited wins, plain wins, parsed
+    verdicts over both orders of the pair); ``stat`` maps an array of column totals, shape
+    (..., m), to the statistic, e.g. ``lambda t: (t[..., 0] - t[..., 1]) / t[..., 2]``. A
+    resample draws as many pairs as there are, with replacement, so both orders of a pair stay
+    together (the paper's pair-level bootstrap, §3). Drawn as counts of each distinct row
+    (Multinomial), the same distribution as drawing indices at a cost that does not grow with
+    the number of pairs.
+    """
+    units = np.asarray(units, dtype=float)
+    if units.ndim != 2 or units.shape[0] == 0:
+        raise ValueError(f"units must be a non-empty 2-D array (pairs x counts), "
+                         f"got shape {units.shape}")
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        estimate = float(stat(units.sum(axis=0)))
+        uniq, counts = np.unique(units, axis=0, return_counts=True)
+        n = int(counts.sum())
+        draws = np.random.default_rng(seed).multinomial(n, counts / n, size=n_resamples)
+        resamples = np.asarray(stat(draws.astype(float) @ uniq), dtype=float)
+    return _interval(estimate, resamples, level)
 
 
 def _interval(estimate: float, resamples: np.ndarray, level: float) -> tuple[float, float, float]:

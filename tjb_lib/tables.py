@@ -9,7 +9,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from tjb_lib import metrics
+from tjb_lib import metrics, stats
 from tjb_lib.float_metrics import BY, original_wording
 from tjb_lib.paper_match import agrees
 from tjb_lib.protocols.specs import Spec, setting_name
@@ -28,6 +28,7 @@ def order_gaps(nb) -> pd.DataFrame:
     rows = _judge_rows(nb)
     rows = rows.loc[rows["target_relation"] == "equivalent"]
     out = metrics.order_gap_table(rows, BY, seed=nb.seed)
+    out["interval"] = stats.PAIR_LEVEL
     is_ref = (out["split"] == "mechanical_hotpotqa") & (out["level"] == "L0")
     out["paper"] = np.where(is_ref, claim_value("C111"), np.nan)
     out["paper_judge"] = np.where(is_ref, "GPT-5.5", "")
