@@ -78,7 +78,8 @@ nb.show("order_gaps")
 #
 # Supporting evidence only: how often a judge's stated reason uses source or citation words
 # (`tjb_lib.rationale.LEXICON`), over our L0 and L4 rows of each split. A judge scored from its
-# label probabilities writes no reason, so its cells say *no rationale text*.
+# label probabilities writes no reason, so its cells say *no rationale text*; a decision type
+# the judge never returned (a Tie, for a judge that never says Tie) says *0 of n verdicts*.
 
 # %%
 nb.show("table_a20")

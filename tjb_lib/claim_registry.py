@@ -262,6 +262,9 @@ PAPER_RANGES = {"C046": ("C047", "C048"), "C105": ("C047", "C048"),
 BOUNDS = ("C047", "C048", "C050", "C051")
 #: claims the paper states as "at or above" its value
 AT_LEAST = ("C003", "C026")
+#: sample sizes (comparisons or rows per setting): ours differs from the paper's only by the
+#: sample drawn, so they are read with ``paper_match.size_agrees``
+SAMPLE_SIZES = ("C099", "C113", "C114", "C117", "C118")
 
 
 def claims_of(notebook: str) -> list[str]:

@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tjb_lib.claim_registry import AT_LEAST, BOUNDS, CLAIMS, PAPER_RANGES, Absent, Cell, claims_of
+from tjb_lib.claim_registry import (AT_LEAST, BOUNDS, CLAIMS, PAPER_RANGES, SAMPLE_SIZES, Absent,
+                                    Cell, claims_of)
 from tjb_lib.claim_values import result
-from tjb_lib.paper_match import agrees
+from tjb_lib.paper_match import agrees, size_agrees
 from tjb_lib.report import paper_table
 
 COLUMNS = ("claim_id", "section", "quantity", "paper", "unit", "ours", "ours_low", "ours_high",
@@ -43,18 +44,20 @@ def table(nb) -> pd.DataFrame:
             value = how.function(nb, **how.args)
         p = paper.loc[cid]
         if value.get("agrees") is None:
-            value["agrees"] = _agrees(cid, paper, value)
+            value["agrees"] = _agrees(cid, paper, value, every_pair=nb.scale == "paper")
         out.append({"claim_id": cid, "section": p["section"], "quantity": p["quantity"],
                     "paper": float(p["value"]), "unit": p["unit"], **value, "judge": nb.judge})
     return pd.DataFrame(out, columns=list(COLUMNS))
 
 
-def _agrees(cid: str, paper: pd.DataFrame, value: dict[str, Any]) -> str:
+def _agrees(cid: str, paper: pd.DataFrame, value: dict[str, Any], every_pair: bool) -> str:
     """The rule of ``tjb_lib.paper_match`` for one claim, with the paper's own interval or
-    range where it states one."""
+    range where it states one; a sample size is read with ``size_agrees``."""
     if cid in BOUNDS:
         return ""
     stated = float(paper.loc[cid, "value"])
+    if cid in SAMPLE_SIZES:
+        return size_agrees(stated, value["ours"], every_pair)
     if cid in AT_LEAST and pd.notna(value["ours"]) and value["ours"] >= stated:
         return "yes"
     low, high = (np.nan, np.nan)

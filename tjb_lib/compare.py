@@ -64,11 +64,16 @@ def _count_of(row: pd.Series, col: str) -> float:
     return float(row[col]) if col in row.index and pd.notna(row[col]) else np.nan
 
 
-def cell_status(n: float, matched: bool, has_rationale_column: bool = False) -> str:
-    """What an empty cell means: never a rate of 0."""
+def cell_status(n: float, matched: bool, has_rationale_column: bool = False,
+                n_verdicts: float = np.nan, n_of_kind: float = np.nan) -> str:
+    """What an empty cell means: never a rate of 0. A run that returned ``n_verdicts`` parsed
+    verdicts, none of the kind the cell asks for (``n_of_kind`` = 0: e.g. no Tie to read a
+    rationale of), says "0 of n"."""
     if not matched:
         return "not run"
     if not n:
+        if n_of_kind == 0 and n_verdicts > 0:
+            return f"0 of {int(n_verdicts)} verdicts"
         return "no rationale text" if has_rationale_column else "no parsed verdict"
     return "ok"
 
@@ -104,7 +109,9 @@ def _cell(ours: pd.DataFrame, where: Mapping[str, object], m: Metric) -> dict:
             "unparsed": _count_of(row, "unparsed"),
             "setting": ",".join(settings) or str(row.get("protocol", "")),
             "our_split": str(row.get("split", where.get("split", ""))),
-            "status": cell_status(n, True, "n_without_rationale" in hit.columns)}
+            "status": cell_status(n, True, "n_without_rationale" in hit.columns,
+                                  _count_of(row, "n_verdicts"),
+                                  n + _count_of(row, "n_without_rationale"))}
 
 
 def compare(name: str, ours: pd.DataFrame, judge: str) -> pd.DataFrame:

@@ -6,7 +6,7 @@ import pandas as pd
 
 from tjb_lib import metrics
 from tjb_lib.protocols.specs import PARAPHRASES
-from tjb_lib.rationale import keyword_rates
+from tjb_lib.rationale import DECISION_TYPES, keyword_rates
 
 #: a level's own wording; our cells are this wording alone unless the paper's row pools them
 ORIGINAL = PARAPHRASES[0]
@@ -49,4 +49,17 @@ def direct(rows: pd.DataFrame, seed: int) -> pd.DataFrame:
 
 
 def rationale(rows: pd.DataFrame, seed: int) -> pd.DataFrame:
-    return keyword_rates(rows, by=("judge", "split", "decision_type"))
+    """Keyword rates per judge x split x decision type, with a row (n = 0) for every decision
+    type the run never returned, and ``n_verdicts``, the run's parsed verdicts: a run with no
+    verdict of a type says "0 of n", never "not run"."""
+    by = ["judge", "split", "decision_type"]
+    rates = keyword_rates(rows, by=by)
+    parsed = rows.loc[rows["decision"].isin(metrics.VERDICTS)]
+    runs = parsed.groupby(["judge", "split"], sort=True).size().rename("n_verdicts").reset_index()
+    every = runs.merge(pd.DataFrame({"decision_type": list(DECISION_TYPES.values())}),
+                       how="cross")
+    out = every.merge(rates, on=by, how="outer")
+    for col in ("n", "k", "n_without_rationale"):
+        out[col] = out[col].fillna(0).astype("int64")
+    out["n_verdicts"] = out["n_verdicts"].fillna(0).astype("int64")
+    return out.sort_values(by, kind="stable").reset_index(drop=True)

@@ -20,7 +20,8 @@ import pandas as pd
 from tjb_lib import compare, floats, paths, sections, stats
 from tjb_lib.judges.provider import JudgeSpec
 from tjb_lib.paper_match import RULE
-from tjb_lib.position import caveat, position_levels, position_reading, slot_picking
+from tjb_lib.position import (DRIVEN_COLUMN, caveat, driven_mark, position_levels,
+                              position_reading, slot_picking)
 from tjb_lib.results import results_dir
 from tjb_lib.sample import SCALES
 from tjb_lib.protocols.specs import setting_name
@@ -208,7 +209,7 @@ class Notebook:
         table = self.comparison(name)
         notes = self.notes(table, controls=f.name == "table_a16")
         if f.notebook == self.name:
-            write_table(table, name, self.tables, notes)
+            write_table(self.marked(table), name, self.tables, notes)
         if self.position_driven and f.name != "table_a16":
             _display(f"*{caveat(self.judge, 'figure and its table' if f.figure else 'table')}*")
         if f.figure is not None:
@@ -225,9 +226,19 @@ class Notebook:
         (``claims_<notebook>``), written and returned as the reader sees them."""
         from tjb_lib import claims
 
-        table = claims.table(self)
+        table = self.marked(claims.table(self))
         write_table(table, f"claims_{self.name}", self.tables, self.notes(table))
         return present(table)
+
+    def marked(self, table: pd.DataFrame) -> pd.DataFrame:
+        """A table with an ``agrees`` column, plus :data:`DRIVEN_COLUMN` beside it: whether this
+        judge's position-only controls show it answering one slot, so a CSV read alone still
+        says how to read its ``agrees``."""
+        if "agrees" not in table.columns:
+            return table
+        out = table.copy()
+        out.insert(out.columns.get_loc("agrees") + 1, DRIVEN_COLUMN, driven_mark(self.position))
+        return out
 
     def notes(self, table: pd.DataFrame, controls: bool = False) -> list[str]:
         """What a written table says under it: the position-driven caveat (not on the controls

@@ -90,3 +90,17 @@ def position_reading(judge: str, levels: Sequence[dict]) -> str:
         return f"{judge}: no position-only control verdict parsed, so slot picking is not known."
     return (f"{judge} on the position-only controls: {parts}. No slot wins a majority, so its "
             "verdicts elsewhere can be read as responses to the candidates.")
+
+
+#: the column every table with an ``agrees`` column carries, so agreement is read with it
+DRIVEN_COLUMN = "judge_position_driven"
+
+
+def driven_mark(levels: Sequence[dict]) -> str:
+    """The value of :data:`DRIVEN_COLUMN`: whether the judge's position-only controls show it
+    answering one slot (``yes: first slot``; then an ``agrees = yes`` is a coincidence of that
+    slot, not agreement), ``no``, or ``not known`` (no parsed control verdict)."""
+    if not any(lv["n"] for lv in levels):
+        return "not known"
+    slot = slot_picking(levels)
+    return f"yes: {slot} slot" if slot else "no"
