@@ -29,6 +29,8 @@
 # 3. **Power.** How many pairs a study needs to detect a given drop in better-plain rate at
 #    α = 0.05, starting from the rates observed here (§E.5 uses exact McNemar tests).
 # 4. **The rationale keyword audit (Table A20)**, where rationale text exists.
+# 5. **How often our intervals cover**: each interval kind on simulated verdict rows at planted
+#    rates, at the default sample's size and the paper's, over 200 seeds.
 
 # %% tags=["parameters"]
 judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
@@ -43,7 +45,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import explore, frontier, metrics, notebook, power, rationale, sample
+from tjb_lib import coverage, explore, frontier, metrics, notebook, power, rationale, sample
 from tjb_lib.report import paper_table, save_figure, write_table
 
 # equivalence (the whole ladder), soft, moderate, controls: the runs of beyond_tie_frontier
@@ -315,3 +317,33 @@ if stored:
     else:
         display(Markdown(f"{n_text} verdicts carry a rationale; "
                          f"{int(ours['k'].sum())} of them use source or citation vocabulary."))
+
+# %% [markdown]
+# ## 5 · How often our 95% intervals cover the planted value
+#
+# Verdict rows simulated at planted rates (no judge) go through the same metric functions as
+# every table, 200 times per setting, at the default sample's number of pairs and the paper's
+# (`tjb_lib.coverage`; precomputed by `python -m tjb_lib coverage` into
+# `outputs/stats/interval_coverage.csv`, which this cell reads). Each kind is checked on the
+# statistic it is printed for: Wilson on a rate, the pair-level bootstrap on a signed effect and
+# an order gap (§3), the pair-by-order bootstrap on the L0→L4 contrast (App. E.5). Half the
+# pairs give both orders one verdict, as a judge's orders move together. Where the paper's
+# interval covers less than 93%, `alternative` is an interval that does, computed on the same
+# rows, and `trust` says which to read.
+
+# %%
+if coverage.COVERAGE_CSV.exists():
+    cov = pd.read_csv(coverage.COVERAGE_CSV)
+    show = cov[["scenario", "interval", "scale", "pairs", "coverage", "mean_width", "alternative",
+                "alt_coverage", "alt_mean_width", "trust"]]
+    display(show.round(3))
+    low = cov[cov["coverage"] < coverage.TRUSTED]
+    display(Markdown(
+        f"Over {int(cov['seeds'].iloc[0])} seeds, {len(cov) - len(low)} of {len(cov)} settings "
+        f"cover at least {coverage.TRUSTED:.0%} with the paper's interval. "
+        + ("Below it: " + "; ".join(
+            f"{r.scenario} ({r.interval}, {r.scale} sample of {r.pairs} pairs) covers "
+            f"{r.coverage:.1%}, {r.alternative} {r.alt_coverage:.1%}: read {r.trust}"
+            for r in low.itertuples()) + "." if len(low) else "")))
+else:
+    display(Markdown("No coverage table yet: run `python -m tjb_lib coverage` (a few minutes)."))

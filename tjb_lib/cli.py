@@ -149,6 +149,18 @@ def _bench(args: argparse.Namespace) -> int:
     return run_benchmarks(only=args.only)
 
 
+def _coverage(args: argparse.Namespace) -> int:
+    from tjb_lib.coverage import COVERAGE_CSV, write
+
+    if args.seeds < 1:
+        return _error(f"--seeds must be at least 1, got {args.seeds}", 2)
+    table = write(args.seeds, args.out or COVERAGE_CSV)
+    print(table[["scenario", "interval", "scale", "pairs", "coverage", "alt_coverage",
+                 "trust"]].to_string(index=False))
+    print(f"wrote {args.out or COVERAGE_CSV}")
+    return 0
+
+
 def _usd(text: str) -> float:
     """A budget in dollars: a finite number, zero or more."""
     try:
@@ -250,6 +262,13 @@ def parser() -> argparse.ArgumentParser:
                    help="stop cleanly before the judge call that could take the spend of all "
                         "notebooks past USD (list price)")
     r.set_defaults(func=_reproduce)
+
+    cv = sub.add_parser("coverage", help="coverage of the 95%% intervals on simulated verdict "
+                        "rows over many seeds (writes the CSV notebook 09 reads)")
+    cv.add_argument("--seeds", type=int, default=200)
+    cv.add_argument("--out", default=None, help="CSV path (default outputs/stats/"
+                    "interval_coverage.csv)")
+    cv.set_defaults(func=_coverage)
 
     be = sub.add_parser("bench", help="run the benchmarks in bench/")
     be.add_argument("--only", default=None)

@@ -79,6 +79,22 @@ def mcnemar_exact(b: int, c: int) -> float:
     return float(sps.binomtest(b, b + c, 0.5, alternative="two-sided").pvalue)
 
 
+def agresti_min(b: float, c: float, n: float, level: float = 0.95) -> tuple[float, float]:
+    """Agresti & Min's (2005) adjusted Wald interval for a paired difference of proportions,
+    (b - c) / n: b units with the first indicator only, c with the second only, n units. Half
+    a unit is added to b and c (and 2 to n), which keeps the interval from collapsing to a point
+    when few units are discordant, where bootstrap intervals cover poorly."""
+    if n < 0 or b < 0 or c < 0 or b + c > n:
+        raise ValueError(f"need 0 <= b + c <= n, got b={b}, c={c}, n={n}")
+    if n == 0:
+        return (float("nan"), float("nan"))
+    bt, ct, nt = b + 0.5, c + 0.5, n + 2.0
+    diff = (bt - ct) / nt
+    se = np.sqrt(max((bt + ct) / nt - diff**2, 0.0) / nt)
+    z = special.ndtri(0.5 + level / 2)
+    return (float(max(-1.0, diff - z * se)), float(min(1.0, diff + z * se)))
+
+
 # --------------------------------------------------------------------------- bootstrap
 
 Stat = Callable[..., np.ndarray]
