@@ -11,6 +11,8 @@ from tjb_lib.judges.provider import JudgeSpec, Price, Provider, register
 def build(spec: JudgeSpec, provider: Provider, **overrides: Any):
     from tjb_lib.judges.simulated import build_simulated
 
+    if spec.base_url:
+        raise ValueError(f"{spec.name} is simulated and calls no server: it takes no base_url")
     return build_simulated(spec.name)
 
 
