@@ -40,6 +40,10 @@ nb = notebook.setup("02_presentation", judge=judge, scale=scale, seed=seed,
 
 # %% [markdown]
 # ## Table A9: equivalence and natural pairs under plain, strict and decoupled judging
+#
+# Δcitation's interval is the paper's pair-level bootstrap (§3): a resample draws pairs, both
+# orders of a pair together, so a judge that answers one slot (cited when cited is shown first,
+# plain when plain is) nets every pair to 0 and gets [0, 0].
 
 # %%
 nb.show("table_a9")
@@ -54,7 +58,9 @@ nb.show("table_a10")
 # ## Table A16: position-only controls (the same plain candidate in both slots)
 #
 # Any non-Tie here is generic position bias. The paper does not say which level its controls
-# ran under, so ours are shown at L0 and at L4.
+# ran under, so ours are shown at L0 and at L4. Both orders of identical candidates are one
+# prompt, answered by one stored call, so `n` counts distinct calls and the Wilson interval
+# rests on them (`interval`: wilson over distinct judge calls).
 
 # %%
 nb.show("table_a16")
@@ -69,6 +75,8 @@ nb.show("figure_2")
 
 # %% [markdown]
 # ## Order gaps: cited-win rate with the cited side first minus second
+#
+# With the pair-level bootstrap interval of §3 (both orders of a pair resampled together).
 
 # %%
 nb.show("order_gaps")

@@ -19,8 +19,9 @@
 # Figure 3 follows the moderate tier up the ladder L0 → L4 and then to TRACE: better-plain wins
 # fall as the rubric tightens (resolution loss) and come back under TRACE. The paired tests of
 # §E.5 compare protocols on the same ordered comparisons: exact McNemar on the discordant
-# units and a paired bootstrap interval (2,000 resamples) for the difference in better-plain
-# rate.
+# units and a paired bootstrap interval for the difference in better-plain rate, "2,000
+# resamples over pair-by-order units" as E.5 says (each unit kept paired across the two
+# protocols).
 
 # %% tags=["parameters"]
 judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
