@@ -61,8 +61,8 @@ def test_table_1_components_cover_every_split_once():
 def test_a_new_split_is_one_registry_entry(monkeypatch):
     base = registry.SPLITS["position_control"]
     toy = dataclasses.replace(base, name="toy_control", size=3,
-                              build=lambda p: [dataclasses.replace(x, split="toy_control")
-                                               for x in base.build(p)[:3]])
+                              build=lambda n, p: [dataclasses.replace(x, split=n)
+                                               for x in base.build(base.name, p)[:3]])
     monkeypatch.setitem(registry.SPLITS, "toy_control", toy)
     splits = build_mod.build_pairs()
     assert len(splits["toy_control"]) == 3 and list(splits)[-1] == "toy_control"

@@ -32,7 +32,7 @@ def build_pairs(seed: int = SEED) -> dict[str, list[Pair]]:
 def _build(pools: Pools) -> dict[str, list[Pair]]:
     splits = {}
     for name, info in SPLITS.items():
-        pairs = info.build(pools)
+        pairs = info.build(name, pools)
         ids = [p.pair_id for p in pairs]
         if len(pairs) != info.size:
             raise ValueError(f"split {name}: built {len(pairs)} pairs, the registry says {info.size}")
