@@ -25,6 +25,7 @@ from tjb_lib import figures, tables
 from tjb_lib import float_metrics as ours
 from tjb_lib.contrasts import contrasts_e5
 from tjb_lib.float_schema import Comparison, Float, Metric
+from tjb_lib.names import by_name
 from tjb_lib.position import POSITION_RUNS
 from tjb_lib.protocols.specs import LEVELS
 from tjb_lib.report import paper_table
@@ -275,8 +276,9 @@ _ENTRIES = (
           "09_beyond", paper=False),
 )
 
-#: every float and table of ours by name, in reading order (REPORT.md's order)
-FLOATS: dict[str, Float] = {f.name: f for f in _ENTRIES}
+#: every float and table of ours by name, in reading order (REPORT.md's order); a name declared
+#: twice is refused
+FLOATS: dict[str, Float] = by_name(((f.name, f) for f in _ENTRIES), "float")
 
 
 def get(name: str) -> Float:

@@ -21,6 +21,7 @@ from tjb_lib.pairs.graded import moderate_finqa, moderate_hotpotqa, soft_hotpotq
 from tjb_lib.pairs import natural
 from tjb_lib.pairs.pools import Pools
 from tjb_lib.pairs.ranking import ranking_hotpotqa
+from tjb_lib.names import by_name
 from tjb_lib.records import Pair
 
 #: paraphrase coverage: three paraphrases per ladder level, or the FinQA wording-check set
@@ -115,21 +116,8 @@ _ENTRIES = (
     SplitInfo("ranking_hotpotqa", lambda n, p: ranking_hotpotqa(p.mechanical, p.seed), "system",
               "hotpotqa", 1200, "Workflow-ranking probe", 36, 6, differs="systems"),
 )
-
-
-def _by_name(entries: tuple[SplitInfo, ...]) -> dict[str, SplitInfo]:
-    """Entries by name; a name declared twice is refused (a later entry would replace the
-    first without a word)."""
-    out: dict[str, SplitInfo] = {}
-    for s in entries:
-        if s.name in out:
-            raise ValueError(f"split {s.name!r} is declared twice in the split registry")
-        out[s.name] = s
-    return out
-
-
-#: every split by name, in the manifest's order
-SPLITS: dict[str, SplitInfo] = _by_name(_ENTRIES)
+#: every split by name, in the manifest's order (a name declared twice is refused)
+SPLITS: dict[str, SplitInfo] = by_name(((s.name, s) for s in _ENTRIES), "split")
 SPLIT_NAMES: tuple[str, ...] = tuple(SPLITS)
 
 
