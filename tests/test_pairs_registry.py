@@ -76,15 +76,15 @@ def test_a_builder_that_misses_its_size_stops_the_build(monkeypatch):
         build_mod.build_pairs()
 
 
-def test_verify_accepts_the_same_build_and_writes_nothing(shipped):
+def test_verify_accepts_the_same_build_and_writes_nothing(shipped, session_build):
     root, manifest = shipped
     before = {p.name: p.stat().st_mtime_ns for p in root.iterdir()}
-    fresh, problems = build_mod.verify(splits_dir=root)
+    fresh, problems = build_mod.verify(splits_dir=root, built=session_build)
     assert problems == [] and fresh == manifest
     assert {p.name: p.stat().st_mtime_ns for p in root.iterdir()} == before
 
 
-def test_verify_names_a_tampered_file_and_a_changed_manifest(shipped, tmp_path):
+def test_verify_names_a_tampered_file_and_a_changed_manifest(shipped, session_build, tmp_path):
     root, _ = shipped
     for p in root.iterdir():
         (tmp_path / p.name).write_bytes(p.read_bytes())
@@ -94,7 +94,7 @@ def test_verify_names_a_tampered_file_and_a_changed_manifest(shipped, tmp_path):
     m["splits"]["conflict"]["count"] = 149
     del m["splits"]["ranking_hotpotqa"]
     (tmp_path / "manifest.json").write_text(json.dumps(m))
-    _, problems = build_mod.verify(splits_dir=tmp_path)
+    _, problems = build_mod.verify(splits_dir=tmp_path, built=session_build)
     assert problems == [
         "conflict: count 149 shipped, 150 built",
         "ranking_hotpotqa: not in the shipped manifest",
