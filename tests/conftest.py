@@ -60,10 +60,27 @@ def vllm_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def fresh_build(tmp_path_factory):
-    """(folder, manifest) of one build of every split into a tmp folder, made once per session
-    and shared read-only by the split tests (a test that edits files copies them first)."""
+def session_build():
+    """(files, manifest) of one build of every split in memory (``build.in_memory``), made once
+    per session: every test that needs this build's bytes or compares a folder with it."""
+    from tjb_lib.pairs.build import in_memory
+
+    return in_memory()
+
+
+@pytest.fixture(scope="session")
+def fresh_build(tmp_path_factory, session_build):
+    """(folder, manifest) of the session's build written into a tmp folder, shared read-only by
+    the split tests (a test that edits files copies them first)."""
     from tjb_lib.pairs.build import build_all
 
     root = tmp_path_factory.mktemp("fresh_build")
-    return root, build_all(out_dir=root)
+    return root, build_all(out_dir=root, built=session_build)
+
+
+@pytest.fixture(scope="session")
+def shipped_audit():
+    """(audits, tier classifier) of the shipped splits, audited once per session."""
+    from tjb_lib import audit
+
+    return audit.run_audit()

@@ -99,6 +99,11 @@ def register(dialect: Dialect) -> Dialect:
     return dialect
 
 
+def dialect_names() -> set[str]:
+    """The names of the dialects registered now."""
+    return {d.name for d in _DIALECTS}
+
+
 def unregister(name: str) -> None:
     _DIALECTS[:] = [d for d in _DIALECTS if d.name != name]
 

@@ -158,6 +158,9 @@ class FaultServer:
         self.openai_batches: dict[str, dict[str, Any]] = {}
         self.anthropic_batches: dict[str, dict[str, Any]] = {}
         self.missing_models: set[str] = set()  # answered with the provider's 404
+        # model calls wait here for one another before any is answered: calls made one at a
+        # time never meet, and break the barrier when its guard runs out (a test of overlap)
+        self.meet: threading.Barrier | None = None
         # OpenAI's enqueued-token limit: a batch file whose prompts hold more tokens fails
         # validation as a whole (status "failed", the reason in batch.errors, no files)
         self.batch_token_limit: int | None = None
@@ -596,6 +599,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._batch_route(path, raw, body, headers)
         if srv.latency_s:
             srv._stopping.wait(srv.latency_s)
+        if srv.meet is not None:
+            srv.meet.wait()
         if fault.kind == "slow":
             srv._stopping.wait(fault.delay_s)
         if fault.kind == "drop":

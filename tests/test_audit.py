@@ -18,13 +18,8 @@ def items():
     return {i.id: i for i in load_hotpotqa()}
 
 
-@pytest.fixture(scope="module")
-def shipped_audit():
-    return audit.run_audit()
-
-
-def test_the_shipped_splits_are_what_the_build_makes():
-    _, problems = verify()
+def test_the_shipped_splits_are_what_the_build_makes(session_build):
+    _, problems = verify(built=session_build)
     assert problems == []
 
 

@@ -200,3 +200,18 @@ def test_a_provider_is_registered_by_name_and_built_through_its_builder(monkeypa
 
 def test_the_test_provider_is_gone_after_its_test():
     assert "echo-test" not in registered()
+
+
+def test_the_rationale_variant_is_resolved_with_the_judge_in_one_place(monkeypatch):
+    made = []
+    monkeypatch.setattr(provider_registry, "_PROVIDERS", dict(registered()))
+    provider_registry.register(Provider(
+        "echo-local", "echo-local", lambda spec, provider, **kw: made.append((spec, kw)) or
+        EchoJudge(spec.name, spec.model), in_process=True,
+        judges=(JudgeSpec("echo-l", "echo-local", "echo-1", "embedded"),)))
+    judge = get_judge("echo-l", rationales=True)
+    assert judge.name == "echo-l-rationales"
+    assert made == [(JudgeSpec("echo-l-rationales", "echo-local", "echo-1", "embedded"),
+                     {"params": {"rationales": True}})]
+    with pytest.raises(ValueError, match="--rationales is for local judges"):
+        get_judge("gpt-5.5", rationales=True)

@@ -4,8 +4,10 @@ the contract emulator (``fault_server``, with each provider's rules beside its t
 What one provider sends and answers is tested in its own file there."""
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import pkgutil
 import socket
 import subprocess
 import sys
@@ -21,11 +23,28 @@ from tjb_lib.judges.retry import ProviderRejected
 from tjb_lib.protocols import expand
 from tjb_lib.runner import run
 
+import contract_rules
 from _emulated import PROTOCOLS, SPLIT, judge_at
 from fault_server import FAKE_KEY, SNAPSHOT_SUFFIX  # noqa: E402
 
 JUDGES = judges()
 REPO = Path(__file__).resolve().parent.parent
+
+
+def test_every_api_provider_has_its_documented_rules_in_the_emulator():
+    """A provider without its rules file would be answered by another provider's dialect and
+    pass every contract test; each provider module's API provider needs its own."""
+    from tjb_lib.judges import providers
+    from tjb_lib.judges.provider import Provider
+
+    modules = [importlib.import_module(f"{providers.__name__}.{m.name}")
+               for m in pkgutil.iter_modules(providers.__path__)]
+    api = {v.name for m in modules for v in vars(m).values()
+           if isinstance(v, Provider) and not v.in_process}
+    assert {"openai", "anthropic"} <= api
+    missing = sorted(api - contract_rules.dialect_names())
+    assert missing == [], (f"no emulator rules for provider(s) {missing}: add "
+                           f"tests/providers/<provider>_rules.py")
 
 
 @pytest.mark.parametrize("name", [n for n, s in JUDGES.items() if s.role != "simulated"])

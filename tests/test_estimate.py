@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -93,16 +92,14 @@ def _estimate(*args: str, **env_vars: str) -> subprocess.CompletedProcess:
 def test_estimate_on_a_fresh_clone_reads_the_tokenizer_only_and_prints_what_it_rests_on(
         tmp_path):
     """No model conversion (it dequantizes every GGUF tensor, about a minute): the tokenizer
-    comes from the GGUF's metadata and is kept for the next estimate."""
-    t0 = time.monotonic()
+    comes from the GGUF's metadata and is kept for the next estimate, and the empty cache holds
+    nothing else afterwards (a conversion would leave the converted checkpoint there)."""
     done = _estimate("--judge", "deepseek-v4-flash", "--scale", "default",
                      TJB_CACHE=str(tmp_path))
-    took = time.monotonic() - t0
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "GGUF" not in out + done.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["smollm2-tokenizer-0.1.2.json"]
-    assert took < 45, took  # 13 s measured on a loaded 2-core machine (the conversion: 60-90 s)
     assert "deepseek-v4-flash" in out and "total (each run once)" in out
     assert "n/a" in out  # no batch API
     assert "prices of 2026-10-17" in out and "caches prefixes from 0 tokens" in out

@@ -282,7 +282,6 @@ def test_real_smollm2_converts_once_reuses_the_cache_and_scores_real_prompts():
     assert judge.metadata()["checkpoint_converted_now"] is False  # the cached folder was reused
     assert (folder / SOURCE_FILE).stat().st_mtime_ns == stamp
     assert "weak judge" in judge.metadata()["notes"]
-    assert t_reload < 15.0  # a safetensors reload, not a second GGUF dequantization
 
     source, reqs = _real_prompts()
     t = time.perf_counter()

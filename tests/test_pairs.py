@@ -109,7 +109,7 @@ def test_determinism_two_builds(built, tmp_path):
 def test_failed_build_writes_nothing(tmp_path, monkeypatch):
     (tmp_path / "mechanical_hotpotqa.jsonl").write_text("old\n")
 
-    def boom(pools):
+    def boom(name, pools):
         raise RuntimeError("ranking failed")
     ranking = dataclasses.replace(registry.SPLITS["ranking_hotpotqa"], build=boom)
     monkeypatch.setitem(registry.SPLITS, "ranking_hotpotqa", ranking)

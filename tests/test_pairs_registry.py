@@ -25,7 +25,8 @@ def shipped(fresh_build):
 
 
 def test_every_entry_is_complete_and_named_once(shipped):
-    assert len(registry.SPLIT_NAMES) == len(set(registry.SPLIT_NAMES)) == len(shipped[1]["splits"])
+    assert list(shipped[1]["splits"]) == list(registry.SPLIT_NAMES)  # built, in registry order
+    assert [registry.SPLITS[n].name for n in registry.SPLIT_NAMES] == list(registry.SPLIT_NAMES)
     assert sorted(f.stem for f in paths.SPLITS.glob("*.jsonl")) == sorted(registry.SPLIT_NAMES)
     for info in registry.SPLITS.values():
         assert info.target_relation in TARGET_RELATIONS
@@ -61,8 +62,8 @@ def test_table_1_components_cover_every_split_once():
 def test_a_new_split_is_one_registry_entry(monkeypatch):
     base = registry.SPLITS["position_control"]
     toy = dataclasses.replace(base, name="toy_control", size=3,
-                              build=lambda p: [dataclasses.replace(x, split="toy_control")
-                                               for x in base.build(p)[:3]])
+                              build=lambda n, p: [dataclasses.replace(x, split=n)
+                                               for x in base.build(base.name, p)[:3]])
     monkeypatch.setitem(registry.SPLITS, "toy_control", toy)
     splits = build_mod.build_pairs()
     assert len(splits["toy_control"]) == 3 and list(splits)[-1] == "toy_control"
@@ -75,15 +76,15 @@ def test_a_builder_that_misses_its_size_stops_the_build(monkeypatch):
         build_mod.build_pairs()
 
 
-def test_verify_accepts_the_same_build_and_writes_nothing(shipped):
+def test_verify_accepts_the_same_build_and_writes_nothing(shipped, session_build):
     root, manifest = shipped
     before = {p.name: p.stat().st_mtime_ns for p in root.iterdir()}
-    fresh, problems = build_mod.verify(splits_dir=root)
+    fresh, problems = build_mod.verify(splits_dir=root, built=session_build)
     assert problems == [] and fresh == manifest
     assert {p.name: p.stat().st_mtime_ns for p in root.iterdir()} == before
 
 
-def test_verify_names_a_tampered_file_and_a_changed_manifest(shipped, tmp_path):
+def test_verify_names_a_tampered_file_and_a_changed_manifest(shipped, session_build, tmp_path):
     root, _ = shipped
     for p in root.iterdir():
         (tmp_path / p.name).write_bytes(p.read_bytes())
@@ -93,7 +94,7 @@ def test_verify_names_a_tampered_file_and_a_changed_manifest(shipped, tmp_path):
     m["splits"]["conflict"]["count"] = 149
     del m["splits"]["ranking_hotpotqa"]
     (tmp_path / "manifest.json").write_text(json.dumps(m))
-    _, problems = build_mod.verify(splits_dir=tmp_path)
+    _, problems = build_mod.verify(splits_dir=tmp_path, built=session_build)
     assert problems == [
         "conflict: count 149 shipped, 150 built",
         "ranking_hotpotqa: not in the shipped manifest",

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import rationale
+from tjb_lib import floats, rationale
 
 stats = pytest.importorskip("tjb_lib.stats")
 
@@ -98,7 +98,7 @@ def test_a20_beside_paper_says_where_no_rationale_exists():
                          "ci_high": [np.nan]})
     paper = pd.DataFrame({"judge": ["GPT-5.5"], "split": ["HotpotQA mechanical"],
                           "decision_type": ["citation win"], "keyword_rate": [100.0]})
-    out = rationale.a20_beside_paper(ours, paper)
+    out = rationale.a20_beside_paper(ours, paper, floats.PAPER_SPLIT_LABELS)
     assert list(out["source"]) == ["paper", "this run"]
     mine = out.iloc[1]
     assert mine["split"] == "HotpotQA mechanical" and mine["n_without_rationale"] == 12

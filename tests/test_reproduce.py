@@ -26,10 +26,25 @@ replay_only = True
 outputs_dir = ""
 
 # %%
+import pathlib
 import time
-print("start", time.time())
-time.sleep({sleep})
-print("end", time.time())
+
+EVENTS, WAIT_FOR = {events}, {wait_for}
+
+
+def note(what):
+    if EVENTS:
+        with open(EVENTS, "a", encoding="utf-8") as f:
+            f.write(f"{what} {NAME}\\n")
+
+
+note("start")
+deadline = time.monotonic() + 300  # a guard against waiting forever, not a measured time
+while WAIT_FOR and not set(f"end {n}" for n in WAIT_FOR) <= set(
+        pathlib.Path(EVENTS).read_text(encoding="utf-8").splitlines()):
+    assert time.monotonic() < deadline, f"{WAIT_FOR} never ran beside {NAME}"
+    time.sleep(0.05)
+note("end")
 print("result", {value})
 assert not fail, "this run was asked to fail"
 
@@ -41,20 +56,15 @@ tables.mkdir(parents=True, exist_ok=True)
 """
 
 
-def write_notebook(folder, name, value=1, sleep=0.0):
+def write_notebook(folder, name, value=1, events=None, wait_for=()):
+    """A demo notebook; with ``events`` it appends "start <name>" and "end <name>" to that file,
+    and it ends only once every notebook named in ``wait_for`` has ended."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.py"
-    path.write_text(NOTEBOOK.replace("{value}", str(value)).replace("{sleep}", str(sleep))
-                    .replace("{NAME}", name))
+    path.write_text(NOTEBOOK.replace("{value}", str(value))
+                    .replace("{events}", repr(str(events) if events else None))
+                    .replace("{wait_for}", repr(tuple(wait_for))).replace("{NAME}", name))
     return path
-
-
-def ran_between(executed) -> tuple[float, float]:
-    """(start, end) clock readings the demo notebook printed."""
-    text = "".join("".join(o.get("text", "")) for c in json.loads(executed.read_text())["cells"]
-                   for o in c.get("outputs", []))
-    words = text.split()
-    return float(words[words.index("start") + 1]), float(words[words.index("end") + 1])
 
 
 def test_a_failed_run_keeps_the_last_good_executed_copy_and_the_failed_one_beside_it(tmp_path):
@@ -84,8 +94,11 @@ def test_a_failed_run_keeps_the_last_good_executed_copy_and_the_failed_one_besid
 def test_a_replay_runs_notebooks_side_by_side_reports_them_in_order_and_stops_at_a_failure(
         tmp_path, monkeypatch, capsys):
     src = tmp_path / "notebooks"
-    for name, sleep in (("01_slow", 8.0), ("02_quick", 0.0), ("03_also", 0.0)):
-        write_notebook(src, name, sleep=sleep)
+    events = tmp_path / "events.log"
+    # the first notebook cannot end before the other two have: run one at a time, it would wait
+    write_notebook(src, "01_slow", events=events, wait_for=("02_quick", "03_also"))
+    for name in ("02_quick", "03_also"):
+        write_notebook(src, name, events=events)
     monkeypatch.setattr(paths, "NOTEBOOKS", src)
     monkeypatch.setattr(sections, "NOTEBOOKS", {"01_slow": "", "02_quick": "", "03_also": ""})
     out = tmp_path / "outputs"
@@ -94,12 +107,13 @@ def test_a_replay_runs_notebooks_side_by_side_reports_them_in_order_and_stops_at
     printed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if " ok " in line]
     assert printed == ["01_slow.py", "02_quick.py", "03_also.py"]
     assert (out / "REPORT.md").is_file()
-    # both quick notebooks ran while the slow one slept
-    clock = {name: ran_between(out / "notebooks" / f"{name}.ipynb")
-             for name in ("01_slow", "02_quick", "03_also")}
-    assert clock["02_quick"][1] < clock["01_slow"][1] and clock["03_also"][1] < clock["01_slow"][1]
+    # both other notebooks ran while the first was running, which ended last, as recorded
+    said = events.read_text().splitlines()
+    assert sorted(said) == sorted(f"{e} {n}" for e in ("start", "end")
+                                  for n in ("01_slow", "02_quick", "03_also"))
+    assert said.index("start 01_slow") < said.index("end 02_quick") and said[-1] == "end 01_slow"
 
-    write_notebook(src, "01_slow")  # no sleep now: the failure is what this run is about
+    write_notebook(src, "01_slow")  # no waiting now: the failure is what this run is about
     write_notebook(src, "02_quick", value=2).write_text(
         (src / "02_quick.py").read_text().replace("fail = False", "fail = True"))
     good = (out / "notebooks" / "02_quick.ipynb").read_bytes()

@@ -174,6 +174,20 @@ def test_cli_prints_a_summary_and_gives_one_line_errors(pairs, tmp_path, monkeyp
     assert capsys.readouterr().err.strip().startswith("error: split 'nope'")
 
 
+def test_the_cli_loads_the_split_once_and_makes_the_judge_once(pairs, tmp_path, monkeypatch,
+                                                              capsys):
+    monkeypatch.setattr(paths, "RAW_OUTPUTS", tmp_path / "raw_outputs")
+    loads, made = [], []
+    load = tjb_lib.pairs.load_split
+    monkeypatch.setattr(tjb_lib.pairs, "load_split", lambda name: loads.append(name) or load(name))
+    monkeypatch.setattr("tjb_lib.runner.comparisons.resolve_judge", lambda j, **kw: (
+        made.append(j) or ScriptedJudge(name=j)))
+    assert cli.main(["judge", "--split", SPLIT, "--judge", "scripted", "--protocol", "L2",
+                     "--limit", "2"]) == 0
+    assert loads == [SPLIT] and made == ["scripted"]
+    assert "4 rows" in capsys.readouterr().out
+
+
 def test_cli_unknown_judge_is_a_one_line_error(pairs, capsys):
     pytest.importorskip("tjb_lib.judges.catalog")
     code = cli.main(["judge", "--split", SPLIT, "--protocol", "L2", "--judge", "no-such-judge"])

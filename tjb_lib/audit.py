@@ -23,7 +23,7 @@ import pandas as pd
 from tjb_lib import coherence, paths
 from tjb_lib.coherence import sentences, words
 from tjb_lib.data import load_hotpotqa
-from tjb_lib.pairs import SPLIT_NAMES, load_split
+from tjb_lib.pairs import SPLIT_NAMES, load_split, registry
 from tjb_lib.pairs.standalone import short_name
 from tjb_lib.pairs.strip import strip_artifacts
 from tjb_lib.records import Pair
@@ -32,13 +32,12 @@ from tjb_lib.text import WORD
 
 NGRAMS = (1, 2, 3)
 MAX_ONE_SIDED = 0.20          # no non-display n-gram on one side only in more than 20% of pairs
-MIN_NATURAL_DIFFER = 0.90     # natural pairs differ in wording after stripping
-#: splits whose two sides differ by definition of the split, not by construction tells
-NGRAM_EXEMPT = {"ranking_hotpotqa": "system comparison: the sides are different systems"}
+#: what sides differ in (``registry.DIFFERENCES``) when they differ by definition of the split,
+#: not by construction tells: no n-gram budget, no side classifier
+NGRAM_EXEMPT = {"systems": "system comparison: the sides are different systems"}
 #: the HotpotQA tiers a classifier tries to tell apart from a pair's one-sided words
-TIER_SPLITS = ("mechanical_hotpotqa", "natural_hotpotqa", "soft_hotpotqa", "moderate_hotpotqa")
+TIER_SPLITS = registry.tier_probe_splits()
 MAX_CONTENT_FREE = 0.40       # reasoning sentences that share no content word with the evidence
-MAX_NATURAL_SIDE = 0.60       # the paired classifier must not find the cited side of natural pairs
 
 
 def ngram_set(text: str, ns: tuple[int, ...] = NGRAMS) -> set[str]:
@@ -232,20 +231,22 @@ def audit_split(name: str, pairs: list[Pair], items: dict, seed: int = SEED) -> 
                    for p, (c, q) in zip(pairs, stripped) for t in (c, q))
     dangling = sum(bool(dangling_references(p, items)) for p in pairs)
     identical = all(c == q for c, q in stripped)
-    acc, cf, pf = ((None, [], []) if identical or name in NGRAM_EXEMPT
+    entry = registry.get(name)
+    exempt = entry.differs in NGRAM_EXEMPT
+    acc, cf, pf = ((None, [], []) if identical or exempt
                    else side_classifier(pairs, seed))
     a = SplitAudit(name, len(pairs), top["ngram"] if top is not None else "",
                    top["side"] if top is not None else "",
                    float(top["one_sided"]) if top is not None else 0.0, ratio, s_ratio,
                    repeated, dangling, acc, cited_features=cf, plain_features=pf)
     _coherence(a, pairs, items)
-    a.notes = _construction(name, pairs)
-    if name.startswith("natural"):
+    a.notes = _construction(entry.differs, pairs)
+    if entry.min_differ is not None:
         a.differ = float(np.mean([c != q for c, q in stripped]))
-        if a.differ < MIN_NATURAL_DIFFER:
+        if a.differ < entry.min_differ:
             a.breaches.append(f"stripped sides differ in {a.differ:.0%} of pairs "
-                              f"(budget >= {MIN_NATURAL_DIFFER:.0%})")
-    if name not in NGRAM_EXEMPT and a.top_ngram_share > MAX_ONE_SIDED:
+                              f"(budget >= {entry.min_differ:.0%})")
+    if not exempt and a.top_ngram_share > MAX_ONE_SIDED:
         a.breaches.append(f"n-gram {a.top_ngram!r} on the {a.top_ngram_side} side only in "
                           f"{a.top_ngram_share:.0%} of pairs (budget {MAX_ONE_SIDED:.0%})")
     if repeated:
@@ -261,27 +262,29 @@ def audit_split(name: str, pairs: list[Pair], items: dict, seed: int = SEED) -> 
     if a.one_sided:
         a.breaches.append(f"{a.one_sided} pairs have a one-sided sentence outside the intended "
                           f"difference (budget 0)")
-    if name.startswith("natural") and acc is not None and acc > MAX_NATURAL_SIDE:
+    budget = entry.max_side_accuracy
+    if budget is not None and acc is not None and acc > budget:
         a.breaches.append(f"the paired classifier finds the cited side in {acc:.0%} of pairs "
-                          f"(budget {MAX_NATURAL_SIDE:.0%})")
+                          f"(budget {budget:.0%})")
     if dangling:
         a.breaches.append(f"{dangling} pairs name a hop without its evidence (budget 0)")
     return a
 
 
-def _construction(name: str, pairs: list[Pair]) -> list[str]:
-    """Figures of how a split was made that its datasheet states: how closely the length
-    control matches the full-citation side, how often natural pairs reuse an item."""
-    if name == "ablation_length_control":
+def _construction(differs: str, pairs: list[Pair]) -> list[str]:
+    """Figures of how a split was made that its datasheet states, by what its sides differ in:
+    how closely the length control matches the full-citation side, how often natural pairs
+    reuse an item, which hop the moderate tier omits and how."""
+    if differs == "padding":
         gaps = np.array([abs(p.meta["length_cited"] - p.meta["length_target"]) for p in pairs])
         return [f"length of the padded side against the full-citation side: median gap "
                 f"{np.median(gaps):.0f} characters, 95th percentile {np.percentile(gaps, 95):.0f}, "
                 f"largest {gaps.max()}; {np.mean(gaps <= 40):.1%} of pairs within 40"]
-    if name == "natural_hotpotqa":
+    if differs == "written_apart":
         uses = collections.Counter(collections.Counter(p.source_id for p in pairs).values())
         return [f"{sum(uses.values())} HotpotQA items: " + ", ".join(
             f"{n} used {k} times" for k, n in sorted(uses.items()))]
-    if name == "moderate_hotpotqa":
+    if differs == "dropped_hop":
         kinds = collections.Counter((p.meta["dropped_role"], p.meta["omission"]) for p in pairs)
         return ["omitted hop: " + ", ".join(f"{role} {how} {n}" for (role, how), n
                                              in sorted(kinds.items()))]
@@ -297,7 +300,7 @@ def _coherence(a: SplitAudit, pairs: list[Pair], items: dict) -> None:
             a.leaning += len(leaning)
             if leaning:
                 seen.setdefault("leaning", f"{p.pair_id} ({side}): {leaning[0]}")
-            if p.split == "soft_hotpotqa" and side == "cited":
+            if side == registry.get(p.split).generic_side:
                 continue                              # generic by design
             said, free = coherence.reasoning_sentences(p, side)
             a.reasoning += len(said)
@@ -323,6 +326,10 @@ def run_audit(splits_dir: Path | str | None = None, seed: int = SEED,
     return audits, tiers
 
 
+def _exempt(split: str) -> bool:
+    return registry.get(split).differs in NGRAM_EXEMPT
+
+
 def table(audits: list[SplitAudit]) -> pd.DataFrame:
     rows = []
     for a in audits:
@@ -336,10 +343,10 @@ def table(audits: list[SplitAudit]) -> pd.DataFrame:
             "content-free reasoning": (f"{a.content_free / a.reasoning:.1%}" if a.reasoning
                                        else "—"),
             "bad padding": a.padding, "one-sided": a.one_sided,
-            "side accuracy": ("exempt" if a.split in NGRAM_EXEMPT else "identical")
+            "side accuracy": ("exempt" if _exempt(a.split) else "identical")
             if a.side_accuracy is None else f"{a.side_accuracy:.1%}",
             "differ": "—" if a.differ is None else f"{a.differ:.1%}",
-            "budget": "exempt" if a.split in NGRAM_EXEMPT and not a.breaches
+            "budget": "exempt" if _exempt(a.split) and not a.breaches
             else ("pass" if not a.breaches else "FAIL")})
     return pd.DataFrame(rows)
 

@@ -83,6 +83,7 @@ def check_cli(args) -> int:
     """The ``check`` command: the probe, then the price per 1,000 comparisons per protocol."""
     from tjb_lib.estimate import judge_rates, per_1000
     from tjb_lib.judges.catalog import get_judge
+    from tjb_lib.pairs.registry import with_role
 
     if args.pairs < 1:
         raise ValueError(f"--pairs must be at least 1, got {args.pairs}")
@@ -91,7 +92,7 @@ def check_cli(args) -> int:
     found = probe(judge)
     print(report(found))
     prices = per_1000(judge_rates(judge.model, judge.name), limit=args.pairs)
-    print(f"\nestimated dollars per 1,000 ordered comparisons (moderate_hotpotqa, first "
+    print(f"\nestimated dollars per 1,000 ordered comparisons ({with_role('protocols')}, first "
           f"{args.pairs} pairs; list price, batch, prompt caching):")
     print(prices.round(4).to_string(index=False))
     return 0 if found["status"] == "ok" and found["json_verdict"] else 1

@@ -13,6 +13,7 @@ from tjb_lib import metrics, stats
 from tjb_lib.compare import cell_status
 from tjb_lib.contrasts import CONTRASTS, contrast
 from tjb_lib.float_metrics import ORIGINAL
+from tjb_lib.pairs import registry
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.tables import planned_calls, protocol_cost
 
@@ -41,29 +42,29 @@ def component_count(nb) -> dict[str, Any]:
     return result(ours=len(COMPONENTS), setting="Table 1 components")
 
 
-def ablation_variants(nb) -> dict[str, Any]:
-    n = sum(name.startswith("ablation_") for name in nb.manifest["splits"])
-    return result(ours=n, setting="ablation_* splits")
+def component_splits(nb, component: str) -> dict[str, Any]:
+    """How many of the built splits belong to one Table 1 component (the split registry's)."""
+    n = sum(name in registry.component_splits(component) for name in nb.manifest["splits"])
+    return result(ours=n, setting=f"splits of {component}")
 
 
-def validated_subset(nb) -> dict[str, Any]:
+def validated_subset(nb, split: str) -> dict[str, Any]:
     from tjb_lib.pairs import load_split
-    n = sum(bool(p.meta.get("validated_subset")) for p in load_split("natural_hotpotqa"))
-    return result(ours=n, setting="natural_hotpotqa pairs marked validated_subset")
+    n = sum(bool(p.meta.get("validated_subset")) for p in load_split(split))
+    return result(ours=n, setting=f"{split} pairs marked validated_subset")
 
 
-def _systems() -> set[str]:
+def _systems(split: str) -> set[str]:
     from tjb_lib.pairs import load_split
-    return {p.meta[side] for p in load_split("ranking_hotpotqa")
-            for side in ("system_plain", "system_cited")}
+    return {p.meta[side] for p in load_split(split) for side in ("system_plain", "system_cited")}
 
 
-def ranking_systems(nb) -> dict[str, Any]:
-    return result(ours=len(_systems()), setting="ranking_hotpotqa systems")
+def ranking_systems(nb, split: str) -> dict[str, Any]:
+    return result(ours=len(_systems(split)), setting=f"{split} systems")
 
 
-def ranking_pairs_per_query(nb) -> dict[str, Any]:
-    k = len(_systems())
+def ranking_pairs_per_query(nb, split: str) -> dict[str, Any]:
+    k = len(_systems(split))
     return result(ours=k * (k - 1) / 2, setting="unordered system pairs per query")
 
 
@@ -134,20 +135,20 @@ def graded_value(nb, split: str, level, metric: str, paraphrase=ORIGINAL,
                  f"{agg} over {len(rated)} settings" if agg else "")
 
 
-def conflict_minimum(nb) -> dict[str, Any]:
+def conflict_minimum(nb, split: str) -> dict[str, Any]:
     """The lowest correct-side win rate on the correctness conflicts across every level, the
     three paraphrases and both orders (App. A.4: 'run across three prompt paraphrases and both
     candidate orders'), with that cell's interval."""
-    sub = _rows(nb, "conflict", paraphrase=None, protocol="ladder")
+    sub = _rows(nb, split, paraphrase=None, protocol="ladder")
     sub = sub.loc[sub["pair_id"].isin(sub.loc[sub["paraphrase"] != ORIGINAL, "pair_id"])]
     if sub.empty:
-        return result(setting="conflict paraphrases", status="not run")
+        return result(setting=f"{split} paraphrases", status="not run")
     t = metrics.correctness_table(sub, ("judge", "level", "paraphrase", "order"), seed=nb.seed)
     rated = t.dropna(subset=["correct_win"])
     note = (f"minimum over {len(rated)} cells (level x paraphrase x order) with a parsed verdict; "
             f"{len(t) - len(rated)} without")
     if rated.empty:
-        return _rate(t.iloc[0], "correct_win", "conflict paraphrases", note)
+        return _rate(t.iloc[0], "correct_win", f"{split} paraphrases", note)
     r = rated.loc[rated["correct_win"].idxmin()]
     return _rate(r, "correct_win", f"conflict {r['level']} {r['paraphrase']} {r['order']}", note)
 
@@ -243,9 +244,9 @@ def contrast_value(nb, label: str, stat: str) -> dict[str, Any]:
                   agrees=r["agrees"] if stat == "mcnemar_p" else None)
 
 
-def trace_recovery(nb, agg: str) -> dict[str, Any]:
+def trace_recovery(nb, splits: list[str], agg: str) -> dict[str, Any]:
     """TRACE better-plain across the moderate tiers we ran (A12's HotpotQA, A13's FinQA)."""
-    sub = _rows(nb, ["moderate_hotpotqa", "moderate_finqa"], protocol="trace_v2")
+    sub = _rows(nb, splits, protocol="trace_v2")
     if sub.empty:
         return result(setting="trace_v2 on the moderate tiers", status="not run")
     t = metrics.graded_table(sub, ("judge", "split"), seed=nb.seed)
@@ -258,30 +259,32 @@ def trace_recovery(nb, agg: str) -> dict[str, Any]:
 
 
 def cost_value(nb, setting: str, column: str, prices: str | None = None) -> dict[str, Any]:
-    """One protocol-cost figure of ``setting`` on the HotpotQA moderate tier; ``prices`` names a
-    model whose list prices price our token counts (the paper's dollars are GPT-5.5's)."""
-    t = protocol_cost(nb, prices=prices)
+    """One protocol-cost figure of ``setting`` on the split protocols are compared on (the
+    HotpotQA moderate tier); ``prices`` names a model whose list prices price our token counts
+    (the paper's dollars are GPT-5.5's)."""
+    split = registry.with_role("protocols")
+    t = protocol_cost(nb, split, prices=prices)
     hit = t.loc[t["protocol"] == setting]
     if hit.empty:
-        return result(setting=f"{setting} on moderate_hotpotqa", status="not run")
+        return result(setting=f"{setting} on {split}", status="not run")
     r = hit.iloc[0]
     col = "calls_per_comparison" if column == "calls_per_completed_comparison" else column
     done = int(r["n_completed"])
     note = (f"{done} of {int(r['comparisons'])} comparisons made every call"
             + (f"; our tokens at {prices} list prices" if prices else ""))
     if not done:
-        return result(n=0, setting=f"{setting} on moderate_hotpotqa",
+        return result(n=0, setting=f"{setting} on {split}",
                       status="no completed comparison",
                       note=note + f"; calls made per comparison "
                                   f"{r['calls_made_per_comparison']:.1f}")
     value = r[col] if column != "calls_per_completed_comparison" else \
-        _completed_calls(nb, setting)
-    return result(value, n=done, setting=f"{setting} on moderate_hotpotqa", note=note)
+        _completed_calls(nb, split, setting)
+    return result(value, n=done, setting=f"{setting} on {split}", note=note)
 
 
-def _completed_calls(nb, setting: str) -> float:
+def _completed_calls(nb, split: str, setting: str) -> float:
     """Mean calls over the comparisons of ``setting`` that made every call of the protocol."""
-    sub = _rows(nb, "moderate_hotpotqa")
+    sub = _rows(nb, split)
     sub = sub.loc[[setting_name(p, lv) == setting
                    for p, lv in zip(sub["protocol"], sub["level"].fillna(""))]]
     calls = pd.to_numeric(sub["calls"], errors="coerce")

@@ -80,11 +80,13 @@ def _judge(args: argparse.Namespace) -> int:
         if args.budget is not None:
             from tjb_lib.judges.budget import set_budget
             set_budget(args.budget)  # the judge's calls read it when the judge is built
-        run_comparisons(args.split, args.protocol, args.limit)  # check names before loading a judge
+        # the comparisons are fixed (names checked, the split loaded) before a judge is made
+        comps = run_comparisons(args.split, args.protocol, args.limit)
         judge = comparisons.resolve_judge(args.judge, base_url=args.base_url, model=args.model,
                                           rationales=args.rationales)
         df = run(args.split, args.protocol, judge, limit=args.limit,
-                 concurrency=args.concurrency, replay_only=args.replay_only, batch=args.batch)
+                 concurrency=args.concurrency, replay_only=args.replay_only, batch=args.batch,
+                 comparisons=comps)
     except (RunError, StoreError) as e:
         return _error(str(e), 2)
     except (FatalJudgeError, BatchError, SecretLeakError) as e:

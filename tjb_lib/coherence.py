@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from tjb_lib import text
+from tjb_lib.pairs import registry
 from tjb_lib.pairs.render import ANSWER_LEADS, sections
 from tjb_lib.text import words
 from tjb_lib.pairs.strip import strip_artifacts
@@ -36,8 +37,9 @@ PRONOUN_LED = re.compile(
 HEADER = re.compile(r"^(?:[-*>]\s+|(?:%s)\s*)" % "|".join(
     re.escape(lead.strip()) for lead in (*ANSWER_LEADS, "Evidence:", "Reasoning:", "Key facts:")
     if lead.strip()))
-#: splits whose sides are written apart (every sentence may differ) or are different systems
-ONE_SIDED_EXEMPT = ("natural_hotpotqa", "ranking_hotpotqa")
+#: what sides differ in (``registry.DIFFERENCES``) when every sentence may differ: they are
+#: written apart, or they are different systems
+ONE_SIDED_EXEMPT = ("written_apart", "systems")
 
 
 def content_words(text: str) -> set[str]:
@@ -151,24 +153,24 @@ def _side_sentences(p: Pair, side: str) -> set[str]:
 
 def _intended(p: Pair, sentence: str, items: dict) -> bool:
     """Is a one-sided ``sentence`` (normalised) part of what the split varies?"""
-    split = p.split
-    if split == "ablation_length_control":
+    differs = registry.get(p.split).differs
+    if differs == "padding":
         return sentence in {_norm(s) for s in sentences(p.cited[len(p.plain):])}
-    if split == "soft_hotpotqa":
+    if differs == "reasoning":
         return sentence in {_norm(s) for r in (p.meta["plain_reasoning"], p.meta["cited_reasoning"])
                             for s in sentences(" ".join(r))}
-    if split == "conflict" and p.source == "finqa":     # the wrong side derives its figure
+    if differs == "answer" and p.source == "finqa":     # the wrong side derives its figure
         return sentence in {_norm(s) for k in ("correct_reasoning", "wrong_reasoning")
                             for s in sentences(" ".join(p.meta[k]))}
-    if split == "conflict":
+    if differs == "answer":
         said = set(words(str(p.meta["correct_answer"]))) | set(words(str(p.meta["wrong_answer"])))
         return bool(said & set(sentence.split()))
-    if split == "moderate_hotpotqa":
+    if differs == "dropped_hop":
         item = items[p.source_id]
         dropped = content_words(" ".join(dict(item.context)[p.meta["dropped_hop"]]))
         mine = content_words(sentence)
         return bool(mine) and len(mine & dropped) >= 0.5 * len(mine)
-    if split == "moderate_finqa":
+    if differs == "omitted_sentences":
         omitted = {_norm(s) for s in p.meta.get("omitted_sentences", [])}
         return sentence in omitted
     return False
@@ -176,7 +178,7 @@ def _intended(p: Pair, sentence: str, items: dict) -> bool:
 
 def one_sided_sentences(p: Pair, items: dict) -> list[str]:
     """Sentences only one side has, outside the difference the split is built to vary."""
-    if p.split in ONE_SIDED_EXEMPT:
+    if registry.get(p.split).differs in ONE_SIDED_EXEMPT:
         return []
     plain, cited = _side_sentences(p, "plain"), _side_sentences(p, "cited")
     return sorted(s for s in plain ^ cited if not _intended(p, s, items))

@@ -199,10 +199,13 @@ def cost_by_float(judge: str, scale: str = "paper", floats: Iterable[str] | None
     return out
 
 
-def per_1000(r: Price | None, split: str = "moderate_hotpotqa", limit: int | None = None
+def per_1000(r: Price | None, split: str | None = None, limit: int | None = None
              ) -> pd.DataFrame:
     """Calls, tokens and dollars (at the rates ``r``) per 1,000 ordered comparisons for each
-    protocol setting on ``split``."""
+    protocol setting on ``split`` (by default the split protocols are compared on)."""
+    from tjb_lib.pairs.registry import with_role
+
+    split = split or with_role("protocols")
     rows = []
     for protocol in (*LEVELS, "trace_v1", "trace_v2", "trace_lite"):
         calls, n = run_calls(split, protocol, limit)

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from tjb_lib import frontier, metrics, paths
+from tjb_lib.pairs.registry import explorer_splits
 from tjb_lib.records import Pair
 
 TIER_ORDER = ("equivalent", "soft", "moderate", "control", "conflict")
@@ -36,17 +37,17 @@ class TieMeaning:
 
 TIE_MEANINGS: dict[str, TieMeaning] = {
     "correct": TieMeaning(
-        "correct", "equivalent", ("mechanical_hotpotqa", "mechanical_finqa", "natural_hotpotqa"),
+        "correct", "equivalent", explorer_splits("equivalent"),
         "The two candidates say the same thing; only the citation-like display differs. Tie is "
         "the right verdict, and a citation win is the presentation bias the strict rubric "
         "suppresses."),
     "calibrated": TieMeaning(
-        "calibrated", "soft", ("soft_hotpotqa",),
+        "calibrated", "soft", explorer_splits("quality_soft"),
         "The candidates differ a little (the cited side's reasoning is vaguer) but human "
         "annotators mostly answer Tie themselves, so a Tie here is calibrated uncertainty, not "
         "lost resolution."),
     "costly": TieMeaning(
-        "costly", "moderate", ("moderate_hotpotqa", "moderate_finqa"),
+        "costly", "moderate", explorer_splits("quality_moderate"),
         "The plain side keeps a support hop (or a calculation step) that the cited side drops; "
         "humans prefer the plain side. A Tie here is resolution the protocol has lost."),
 }

@@ -25,6 +25,7 @@ from tjb_lib import figures, stats, tables
 from tjb_lib import float_metrics as ours
 from tjb_lib.contrasts import contrasts_e5
 from tjb_lib.float_schema import Comparison, Float, Metric
+from tjb_lib.names import by_name
 from tjb_lib.position import POSITION_RUNS
 from tjb_lib.protocols.specs import LEVELS
 from tjb_lib.report import paper_table
@@ -61,6 +62,8 @@ _EQ_METRICS = (*(Metric(c, c) for c in _EQ),
 _STRICT_SPLITS = {"HotpotQA mechanical": "mechanical_hotpotqa",
                   "FinQA mechanical": "mechanical_finqa",
                   "Natural citation-looking": "natural_hotpotqa"}
+#: our split -> the paper's label of it in Tables A14 and A20
+PAPER_SPLIT_LABELS = {v: k for k, v in _STRICT_SPLITS.items()}
 _FIG2_SPLITS = {"HotpotQA": "mechanical_hotpotqa", "FinQA": "mechanical_finqa",
                 "Natural": "natural_hotpotqa"}
 _PLAIN_STRICT = (Metric("plain_cited_win", "citation_win", {"protocol": "ladder", "level": "L0"}),
@@ -273,8 +276,9 @@ _ENTRIES = (
           "09_beyond", paper=False),
 )
 
-#: every float and table of ours by name, in reading order (REPORT.md's order)
-FLOATS: dict[str, Float] = {f.name: f for f in _ENTRIES}
+#: every float and table of ours by name, in reading order (REPORT.md's order); a name declared
+#: twice is refused
+FLOATS: dict[str, Float] = by_name(((f.name, f) for f in _ENTRIES), "float")
 
 
 def get(name: str) -> Float:

@@ -9,10 +9,13 @@ import numpy as np
 import pandas as pd
 
 from tjb_lib import metrics
+from tjb_lib.pairs.registry import with_role
 from tjb_lib.protocols.specs import setting_name
 
+#: the split of the controls (the registry's ``position_controls``)
+POSITION_SPLIT = with_role("position_controls")
 #: the runs of the controls, made in every notebook that reads verdicts
-POSITION_RUNS = (("position_control", "L0"), ("position_control", "L4"))
+POSITION_RUNS = ((POSITION_SPLIT, "L0"), (POSITION_SPLIT, "L4"))
 #: a judge picks a slot when one slot wins on identical candidates with the whole 95% Wilson
 #: interval above this share of its parsed verdicts: its other verdicts are then position too
 SLOT_PICKING = 50.0
@@ -21,7 +24,7 @@ SLOT_PICKING = 50.0
 def position_levels(rows: pd.DataFrame, judge: str) -> list[dict]:
     """Per setting of the position-only controls: first/second-slot win rates, their Wilson
     lower bounds and n (parsed verdicts), from verdict rows."""
-    sub = rows.loc[(rows["judge"] == judge) & (rows["split"] == "position_control")] \
+    sub = rows.loc[(rows["judge"] == judge) & (rows["split"] == POSITION_SPLIT)] \
         if len(rows) else rows
     if sub.empty:
         return []

@@ -8,7 +8,7 @@ The paper does not print its keyword list; ours is :data:`LEXICON`.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -114,17 +114,13 @@ def keyword_rates(rows: pd.DataFrame, by: Iterable[str] = ("judge", "split", "de
 
 # ------------------------------------------------------------ Table A20 beside the paper
 
-#: the paper's split labels in Table A20
-A20_SPLIT_LABELS = {"mechanical_hotpotqa": "HotpotQA mechanical",
-                    "mechanical_finqa": "FinQA mechanical",
-                    "natural_hotpotqa": "Natural citation-looking"}
-
-
-def a20_beside_paper(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
+def a20_beside_paper(ours: pd.DataFrame, paper: pd.DataFrame,
+                     labels: Mapping[str, str]) -> pd.DataFrame:
     """Table A20 as the paper printed it beside ours, one row per judge x split x decision type.
 
     ``ours`` comes from :func:`keyword_rates` grouped by judge, split and decision_type; rows
-    with no rationale text get a note saying so instead of a rate of zero.
+    with no rationale text get a note saying so instead of a rate of zero. ``labels`` gives the
+    paper's label of each of our splits (``tjb_lib.floats.PAPER_SPLIT_LABELS``).
     """
     for frame, need, where in (
             (ours, ("judge", "split", "decision_type", "n", "k", "rate", "n_without_rationale"),
@@ -133,7 +129,7 @@ def a20_beside_paper(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
         missing = [c for c in need if c not in frame.columns]
         if missing:
             raise ValueError(f"{where}: missing column(s) {missing}")
-    mine = ours.assign(split=ours["split"].map(A20_SPLIT_LABELS).fillna(ours["split"]))
+    mine = ours.assign(split=ours["split"].map(labels).fillna(ours["split"]))
     mine = mine.rename(columns={"rate": "keyword_rate", "ci_low": "keyword_rate_low",
                                 "ci_high": "keyword_rate_high", "n": "n_rationales",
                                 "k": "n_mentioning"})

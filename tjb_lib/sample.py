@@ -89,14 +89,18 @@ def notebook_jobs(notebook: str, scale: str = "default", also: Sequence[str] = (
     return _jobs(runs_of(notebook, also), scale)
 
 
-def stored(job: Job, judge_name: str, raw_outputs: str | Path | None = None) -> tuple[int, int]:
+def stored(job: Job, judge_name: str, raw_outputs: str | Path | None = None,
+           comparisons: list[tuple] | None = None) -> tuple[int, int]:
     """(comparisons of ``job`` whose verdict rows are on disk, comparisons planned), read from
-    ``<raw outputs>/<judge>/<split>.<protocol>.jsonl`` without touching the store."""
+    ``<raw outputs>/<judge>/<split>.<protocol>.jsonl`` without touching the store;
+    ``comparisons``: the job's ``run_comparisons``, when already fixed."""
     from tjb_lib.runner import run_comparisons
     from tjb_lib.runner.rows import read_rows
 
+    comps = comparisons if comparisons is not None else \
+        run_comparisons(job.split, job.protocol, job.limit)
     planned = {(pair.pair_id, order, spec.protocol, spec.level, spec.paraphrase)
-               for pair, order, spec in run_comparisons(job.split, job.protocol, job.limit)}
+               for pair, order, spec in comps}
     path = Path(raw_outputs or paths.RAW_OUTPUTS) / judge_name / f"{job.split}.{job.protocol}.jsonl"
     return len(planned & set(read_rows(path))), len(planned)
 
@@ -115,21 +119,23 @@ def run_jobs(job_list: Sequence[Job], judge: str | JudgeSpec, replay_only: bool 
     from tjb_lib.judges.catalog import build, resolve
     from tjb_lib.judges.provider import JudgeSpec
     from tjb_lib.records import VERDICT_COLUMNS
-    from tjb_lib.runner import run
+    from tjb_lib.runner import run, run_comparisons
     from tjb_lib.runner.calls import ReplayMissing
 
     spec = judge if isinstance(judge, JudgeSpec) else resolve(judge)
     judge_obj = build(spec)  # once: a local model loads (lazily) once for all jobs
     frames, missing = [], []
     for j in job_list:
-        if replay_only:
-            have, planned = stored(j, judge_obj.name, raw_outputs)
+        comps = None
+        if replay_only:  # the job's comparisons, fixed once for the check and the replay
+            comps = run_comparisons(j.split, j.protocol, j.limit)
+            have, planned = stored(j, judge_obj.name, raw_outputs, comps)
             if have < planned:
                 missing.append((j, f"{have} of {planned} comparisons on disk"))
                 continue
         try:
             frames.append(run(j.split, j.protocol, judge_obj, limit=j.limit, out_dir=raw_outputs,
-                              replay_only=replay_only, progress=progress))
+                              replay_only=replay_only, progress=progress, comparisons=comps))
         except ReplayMissing:  # every row is on disk, so the replay wrote nothing
             missing.append((j, "its rows are on disk but the store lacks their calls"))
     rows = [row for f in frames for row in f.to_dict("records")]

@@ -11,6 +11,7 @@ import pandas as pd
 
 from tjb_lib import metrics, stats
 from tjb_lib.float_metrics import BY, original_wording
+from tjb_lib.pairs.registry import with_role
 from tjb_lib.paper_match import agrees
 from tjb_lib.protocols.specs import Spec, setting_name
 from tjb_lib.report import claim_value, paper_table
@@ -29,7 +30,7 @@ def order_gaps(nb) -> pd.DataFrame:
     rows = rows.loc[rows["target_relation"] == "equivalent"]
     out = metrics.order_gap_table(rows, BY, seed=nb.seed)
     out["interval"] = stats.PAIR_LEVEL
-    is_ref = (out["split"] == "mechanical_hotpotqa") & (out["level"] == "L0")
+    is_ref = (out["split"] == with_role("order_gap_reference")) & (out["level"] == "L0")
     out["paper"] = np.where(is_ref, claim_value("C111"), np.nan)
     out["paper_judge"] = np.where(is_ref, "GPT-5.5", "")
     out["agrees"] = [agrees(*v) for v in zip(out["paper"], out["order_gap"],
@@ -63,14 +64,14 @@ def conflict_protocols(nb) -> pd.DataFrame:
     """Correctness conflicts under every protocol we ran: A15's decoupled probe beside L4 and
     TRACE-lite, which the paper does not print (data/paper_reported/NOTES.md)."""
     rows = _judge_rows(nb)
-    rows = rows.loc[rows["split"] == "conflict"]
+    rows = rows.loc[rows["split"] == with_role("conflict")]
     return metrics.correctness_table(rows, seed=nb.seed)
 
 
 def moderate_protocols(nb) -> pd.DataFrame:
     """Every protocol we ran on the HotpotQA moderate tier, side by side."""
     rows = _judge_rows(nb)
-    return metrics.graded_table(rows.loc[rows["split"] == "moderate_hotpotqa"], seed=nb.seed)
+    return metrics.graded_table(rows.loc[rows["split"] == with_role("protocols")], seed=nb.seed)
 
 
 def planned_calls(protocol: str) -> int:
@@ -79,9 +80,10 @@ def planned_calls(protocol: str) -> int:
     return 1 if Spec(protocol, level).single_call else 2
 
 
-def protocol_cost(nb, split: str = "moderate_hotpotqa", relative_to: str = "L0",
+def protocol_cost(nb, split: str | None = None, relative_to: str = "L0",
                   prices=None) -> pd.DataFrame:
-    """Calls and tokens per ordered comparison per setting on one split (§6), as multiples of
+    """Calls and tokens per ordered comparison per setting on one split (§6; by default the
+    registry's ``protocols`` split, the HotpotQA moderate tier), as multiples of
     the one-call ``relative_to`` setting, with the paper's TRACE figures beside the TRACE rows
     (2 calls; 3.7-4.3x the tokens; 5.3-5.9x the dollars).
 
@@ -93,6 +95,7 @@ def protocol_cost(nb, split: str = "moderate_hotpotqa", relative_to: str = "L0",
     """
     from tjb_lib import cost
 
+    split = split or with_role("protocols")
     rows = _judge_rows(nb)
     sub = rows.loc[rows["split"] == split]
     planned = sub["protocol"].map(planned_calls)

@@ -10,7 +10,9 @@ independently written. The five paper judges need a key or a GPU; the embedded d
 ``resolve`` turns a name into one ``JudgeSpec``: a catalog entry, the same entry pointed at
 another endpoint (``base_url``, or ``TJB_BASE_URL_<NAME>`` for the notebooks), or any name served
 by an OpenAI-compatible server. ``build`` makes the judge a spec describes, through its
-provider; callers resolve once and pass the spec down.
+provider; ``get_judge`` does both with the provider found once, and is where a name becomes a
+judge for the CLI and the runner (its rationale-writing variant included). Callers resolve once
+and pass the spec or the judge down.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import re
 from typing import Any
 
 from tjb_lib.judges.base import Judge
-from tjb_lib.judges.provider import JudgeSpec, get, registered
+from tjb_lib.judges.provider import JudgeSpec, Provider, get, registered
 
 #: the provider of a name the catalog lacks, served at a given base URL
 SERVED = "vllm"
@@ -63,6 +65,11 @@ def resolve(name: str, base_url: str | None = None, model: str | None = None) ->
 
     The URL itself is checked once, when the judge is built.
     """
+    return _resolve(name, base_url, model)[0]
+
+
+def _resolve(name: str, base_url: str | None, model: str | None) -> tuple[JudgeSpec, Provider]:
+    """``resolve``, with the provider the spec names (looked up once)."""
     base_url = base_url or os.environ.get(base_url_env(name)) or None
     try:
         spec: JudgeSpec | None = find_spec(name)
@@ -73,21 +80,22 @@ def resolve(name: str, base_url: str | None = None, model: str | None = None) ->
     if spec is None:
         if model is None:
             raise ValueError(f"judge {name!r} is not in the catalog: give model= for {base_url}")
+        served = get(SERVED)
         return JudgeSpec(name, SERVED, model, "served", base_url=base_url,
-                         params=dict(get(SERVED).default_params))
+                         params=dict(served.default_params)), served
     provider = get(spec.provider)
     if base_url is None:
         if model and provider.fixed_model:
             raise ValueError(f"{spec.name} is the model shipped with its provider "
                              f"{provider.name!r}; it takes no model= override (serve another "
                              "model and give base_url=)")
-        return dataclasses.replace(spec, model=model or spec.model)
+        return dataclasses.replace(spec, model=model or spec.model), provider
     if provider.served_by:
         served = get(provider.served_by)
         return dataclasses.replace(spec, provider=served.name, role="served",
                                    model=model or spec.model, base_url=base_url, device=None,
-                                   params=dict(served.default_params))
-    return dataclasses.replace(spec, model=model or spec.model, base_url=base_url)
+                                   params=dict(served.default_params)), served
+    return dataclasses.replace(spec, model=model or spec.model, base_url=base_url), provider
 
 
 def build(spec: JudgeSpec, **overrides: Any) -> Judge:
@@ -99,6 +107,15 @@ def build(spec: JudgeSpec, **overrides: Any) -> Judge:
 
 
 def get_judge(name: str, base_url: str | None = None, model: str | None = None,
-              **overrides: Any) -> Judge:
-    """``build(resolve(name, base_url, model), **overrides)``."""
-    return build(resolve(name, base_url, model), **overrides)
+              rationales: bool = False, **overrides: Any) -> Judge:
+    """``build(resolve(name, base_url, model), **overrides)``, the provider found once. With
+    ``rationales`` an in-process judge writes its reasons, under its own name (an outputs folder
+    beside the scored verdicts); API judges always return theirs."""
+    spec, provider = _resolve(name, base_url, model)
+    if rationales:
+        if not provider.in_process:
+            raise ValueError("--rationales is for local judges; API judges always return their "
+                             "reason")
+        spec = dataclasses.replace(spec, name=f"{spec.name}-rationales")
+        overrides = {**overrides, "params": {"rationales": True}}
+    return provider.build(spec, provider, **overrides)

@@ -32,7 +32,7 @@ def build_pairs(seed: int = SEED) -> dict[str, list[Pair]]:
 def _build(pools: Pools) -> dict[str, list[Pair]]:
     splits = {}
     for name, info in SPLITS.items():
-        pairs = info.build(pools)
+        pairs = info.build(name, pools)
         ids = [p.pair_id for p in pairs]
         if len(pairs) != info.size:
             raise ValueError(f"split {name}: built {len(pairs)} pairs, the registry says {info.size}")
@@ -49,8 +49,9 @@ def _jsonl(pairs: list[Pair]) -> bytes:
                    for p in pairs).encode("utf-8")
 
 
-def _blobs(seed: int) -> tuple[dict[str, bytes], dict]:
-    """Every file a build writes (split files and the manifest), and the manifest."""
+def in_memory(seed: int = SEED) -> tuple[dict[str, bytes], dict]:
+    """Every file a build writes (split files and the manifest), and the manifest: a build
+    that writes nothing, which ``build_all`` and ``verify`` take when one was already made."""
     pools = allocate(seed)
     splits = _build(pools)
     blobs = {f"{name}.jsonl": _jsonl(pairs) for name, pairs in splits.items()}
@@ -62,10 +63,12 @@ def _blobs(seed: int) -> tuple[dict[str, bytes], dict]:
     return blobs, manifest
 
 
-def build_all(seed: int = SEED, out_dir: Path | str | None = None) -> dict:
-    """Write <out_dir>/<split>.jsonl and manifest.json (default data/splits); return the manifest."""
+def build_all(seed: int = SEED, out_dir: Path | str | None = None,
+              built: tuple[dict[str, bytes], dict] | None = None) -> dict:
+    """Write <out_dir>/<split>.jsonl and manifest.json (default data/splits); return the manifest.
+    ``built``: ``in_memory(seed)``, when it was already made."""
     out_dir = Path(out_dir or paths.SPLITS)
-    blobs, manifest = _blobs(seed)
+    blobs, manifest = built or in_memory(seed)
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=out_dir))
     try:
@@ -78,15 +81,17 @@ def build_all(seed: int = SEED, out_dir: Path | str | None = None) -> dict:
     return manifest
 
 
-def verify(seed: int = SEED, splits_dir: Path | str | None = None) -> tuple[dict, list[str]]:
-    """Build in memory and compare with the split folder (default data/splits), writing nothing.
+def verify(seed: int = SEED, splits_dir: Path | str | None = None,
+           built: tuple[dict[str, bytes], dict] | None = None) -> tuple[dict, list[str]]:
+    """Build in memory (or take ``built``, ``in_memory(seed)`` already made) and compare with the
+    split folder (default data/splits), writing nothing.
 
     Returns the fresh manifest and one line per difference: a split whose count or sha256 differs
     from the shipped manifest, a shipped file whose bytes do not match its manifest entry, or a
     split missing on either side. An empty list means the shipped splits are this build's.
     """
     splits_dir = Path(splits_dir or paths.SPLITS)
-    blobs, manifest = _blobs(seed)
+    _, manifest = built or in_memory(seed)
     path = splits_dir / MANIFEST
     try:
         shipped = json.loads(path.read_text(encoding="utf-8"))

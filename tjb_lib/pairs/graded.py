@@ -35,13 +35,13 @@ CONVERSION_CONSTANTS = {"100", "1000", "1000000", "const_100", "const_1000", "co
 P_WEAKEN = 0.5
 
 
-def soft_hotpotqa(items: list[HotpotItem], seed: int) -> list[Pair]:
+def soft_hotpotqa(split: str, items: list[HotpotItem], seed: int) -> list[Pair]:
     out = []
     for item in items:
         specific = hotpot_candidate(item, rng(seed, "voice", item.id), reasoning="specific")
         generic = hotpot_candidate(item, rng(seed, "voice", item.id), reasoning="generic")
         out.append(make_pair(
-            "soft_hotpotqa", "hotpotqa", item.id, 0, target_relation="quality_soft", gold="tie",
+            split, "hotpotqa", item.id, 0, target_relation="quality_soft", gold="tie",
             task=item.question, plain=render(specific), cited=render(generic, MECHANICAL_CUES),
             variant="soft", artifact=cue_label(MECHANICAL_CUES),
             meta={**hotpot_meta(item), "cues": sorted(MECHANICAL_CUES),
@@ -103,7 +103,7 @@ def moderate_plan(item: HotpotItem, seed: int) -> tuple[str, int | None] | None:
     return None
 
 
-def moderate_hotpotqa(items: list[HotpotItem], seed: int) -> list[Pair]:
+def moderate_hotpotqa(split: str, items: list[HotpotItem], seed: int) -> list[Pair]:
     out = []
     for item in items:
         plan = moderate_plan(item, seed)
@@ -117,7 +117,7 @@ def moderate_hotpotqa(items: list[HotpotItem], seed: int) -> list[Pair]:
                                    weak=(drop, weak) if weak is not None else None)
         role = "compared_entity" if item.type == "comparison" else "bridge"
         out.append(make_pair(
-            "moderate_hotpotqa", "hotpotqa", item.id, 0, target_relation="quality_moderate",
+            split, "hotpotqa", item.id, 0, target_relation="quality_moderate",
             gold="plain", task=item.question, plain=render(full),
             cited=render(partial, MECHANICAL_CUES), variant="moderate",
             artifact=cue_label(MECHANICAL_CUES),
@@ -186,7 +186,7 @@ def finqa_omission(item: FinQAItem) -> tuple[int, str] | None:
     return ok[0], kinds.get(op_name(steps[ok[0]]), "intermediate")
 
 
-def moderate_finqa(items: list[FinQAItem], seed: int) -> list[Pair]:
+def moderate_finqa(split: str, items: list[FinQAItem], seed: int) -> list[Pair]:
     out = []
     for item in items:
         found = finqa_omission(item)
@@ -197,7 +197,7 @@ def moderate_finqa(items: list[FinQAItem], seed: int) -> list[Pair]:
         full = finqa_candidate(item, rng(seed, "voice", item.id))
         short = finqa_candidate(item, rng(seed, "voice", item.id), omit={idx})
         out.append(make_pair(
-            "moderate_finqa", "finqa", item.id, 0, target_relation="quality_moderate",
+            split, "finqa", item.id, 0, target_relation="quality_moderate",
             gold="plain", task=finqa_task(item), plain=render(full),
             cited=render(short, MECHANICAL_CUES), variant="moderate",
             artifact=cue_label(MECHANICAL_CUES),

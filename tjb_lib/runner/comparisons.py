@@ -5,7 +5,6 @@ Every problem a person can fix (a name, a limit, a split file that is not the on
 """
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -105,22 +104,13 @@ def _msg(e: BaseException) -> str:
 
 def resolve_judge(judge: Judge | str, base_url: str | None = None,
                   model: str | None = None, rationales: bool = False) -> Judge:
-    """A judge object from a catalog name, resolved once (errors a person can fix are
-    ``RunError``). With ``rationales`` an in-process judge writes its reasons, under its own name
-    (an outputs folder beside the scored verdicts)."""
+    """A judge object from a catalog name (``catalog.get_judge``, the one place a name becomes
+    a judge), made once; errors a person can fix are ``RunError``."""
     if isinstance(judge, Judge):
         return judge
-    from tjb_lib.judges.catalog import build, resolve
-    from tjb_lib.judges.provider import get
+    from tjb_lib.judges.catalog import get_judge
 
     try:
-        spec = resolve(judge, base_url, model)
-        if not rationales:
-            return build(spec)
-        if not get(spec.provider).in_process:
-            raise ValueError("--rationales is for local judges; API judges always return their "
-                             "reason")
-        return build(dataclasses.replace(spec, name=f"{spec.name}-rationales"),
-                     params={"rationales": True})
+        return get_judge(judge, base_url, model, rationales=rationales)
     except (KeyError, ValueError) as e:
         raise RunError(f"judge {judge!r}: {_msg(e)}") from e

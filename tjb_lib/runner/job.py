@@ -25,10 +25,13 @@ from tjb_lib.store import ResponseStore
 
 def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
         concurrency: int | None = None, out_dir: str | Path | None = None,
-        replay_only: bool = False, progress: bool = True, batch: bool = False) -> pd.DataFrame:
+        replay_only: bool = False, progress: bool = True, batch: bool = False,
+        comparisons: list[tuple] | None = None) -> pd.DataFrame:
     """Judge ``split`` under ``protocol``; returns the verdict rows in comparison order.
 
     ``batch=True`` first fills the store through the provider's batch API (``batch_rounds``).
+    ``comparisons`` are those ``run_comparisons(split, protocol, limit)`` returned to a caller
+    that fixed them before making its judge (the CLI), so the split is loaded once.
 
     ``df.attrs["run"]`` holds the run's counters (calls made, store hits, tokens, dollars).
     """
@@ -37,7 +40,7 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
 
     started = datetime.now(timezone.utc)
     t0 = time.monotonic()
-    comps = run_comparisons(split, protocol, limit)
+    comps = comparisons if comparisons is not None else run_comparisons(split, protocol, limit)
     judge = resolve_judge(judge)
     out_dir = Path(out_dir or paths.RAW_OUTPUTS)
     judge_dir = check_outputs(judge, out_dir, concurrency, replay_only)
