@@ -33,11 +33,13 @@
 # adds the interactive controls, with their starting view drawn at once.
 
 # %% tags=["parameters"]
-judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
+judge = "smollm2"      # a catalog name, or any name with base_url and model (keys: environment)
 scale = "default"      # default: the documented sample; paper: every pair
 seed = 20260923        # example and simulation seed
 replay_only = False    # True: only replay stored judge calls, never call the judge
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
+base_url = ""          # an OpenAI-compatible endpoint for the judge (empty: its provider's own)
+model = ""             # the model id at base_url (empty: the catalog's)
 
 # %%
 import matplotlib.pyplot as plt
@@ -48,11 +50,12 @@ from tjb_lib import explore, notebook, position, sample
 from tjb_lib.pairs import load_split
 from tjb_lib.protocols.specs import LEVELS
 
-notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
+spec = notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir, base_url,
+                                 model)
 notebook.show_every_column()
 
 FLOATS = ["table_a14", "table_a19", "table_a11", "table_a16"]  # equivalence, soft, moderate, controls
-rows = sample.run_jobs(sample.jobs(FLOATS, scale), judge, replay_only=replay_only,
+rows = sample.run_jobs(sample.jobs(FLOATS, scale), spec, replay_only=replay_only,
                       progress=False)
 
 # Other judges whose raw outputs ship with the compendium join the judge drop-down (ladder only).

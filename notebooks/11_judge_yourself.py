@@ -41,11 +41,13 @@
 # `make reproduce`) there is nobody to click, so it shows that example.
 
 # %% tags=["parameters"]
-judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
+judge = "smollm2"      # a catalog name, or any name with base_url and model (keys: environment)
 scale = "default"      # default: the documented sample; paper: every pair
 seed = 20260923        # example and simulation seed
 replay_only = False    # True: only replay stored judge calls, never call the judge
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
+base_url = ""          # an OpenAI-compatible endpoint for the judge (empty: its provider's own)
+model = ""             # the model id at base_url (empty: the catalog's)
 annotator = "you"      # the code your workbook is saved under (letters, digits, - or _)
 n_per_tier = 1         # pairs per tier (equivalence, soft, moderate), each judged twice
 
@@ -59,7 +61,8 @@ from IPython.display import Markdown, display
 from tjb_lib import annotate, explore, frontier, metrics, notebook, paths, sample
 from tjb_lib import judge_yourself as jy
 
-notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
+spec = notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir, base_url,
+                                 model)
 notebook.show_every_column()
 FOLDER = (Path(outputs_dir) if outputs_dir else paths.OUTPUTS) / "judge_yourself"
 drawn = jy.draw_pairs(n_per_tier, seed, scale)
@@ -89,7 +92,7 @@ display(Markdown("\n\n".join(f"**{lv}**: {jy.instruction(lv)}" for lv in jy.LEVE
 # %%
 FLOATS = ["table_a14", "table_a19", "table_a11", "table_a13", "table_a16"]
 jobs = [j for j in sample.jobs(FLOATS, scale) if j.protocol in jy.LEVELS]
-all_rows = sample.run_jobs(jobs, judge, replay_only=replay_only, progress=False)
+all_rows = sample.run_jobs(jobs, spec, replay_only=replay_only, progress=False)
 judge_rows = all_rows[all_rows["pair_id"].isin({p.pair_id for p in drawn})]
 identical = all_rows[all_rows["target_relation"] == "identical"]
 paper = explore.paper_frontier()

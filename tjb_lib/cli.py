@@ -136,7 +136,8 @@ def _reproduce(args: argparse.Namespace) -> int:
     try:
         with shared_budget(args.budget):  # one budget across the notebooks' kernels
             return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
-                             scale=args.scale, outputs_dir=args.outputs_dir)
+                             scale=args.scale, outputs_dir=args.outputs_dir,
+                             base_url=args.base_url, model=args.model)
     except ParameterError as e:
         return _error(str(e), 2)
     except OSError as e:  # an outputs folder that cannot be made or written
@@ -240,8 +241,13 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--only", default=None, help="run just the notebooks whose name contains this")
     r.add_argument("--replay-only", action="store_true",
                    help="use only stored judge outputs; fail instead of calling a judge")
-    r.add_argument("--judge", default=None, help="judge every notebook with this catalog judge "
-                   "(default: the embedded smollm2); API keys come from the environment")
+    r.add_argument("--judge", default=None, help="judge every notebook with this judge: a "
+                   "catalog name, or any name with --base-url and --model (default: the "
+                   "embedded smollm2); API keys come from the environment")
+    r.add_argument("--base-url", default=None,
+                   help="OpenAI-compatible endpoint of the judge (vLLM, a proxy); its results "
+                        "and REPORT.md go under the judge's own name")
+    r.add_argument("--model", default=None, help="model id at --base-url")
     r.add_argument("--scale", default=None, choices=("default", "paper"),
                    help="default: the documented sample; paper: every pair")
     r.add_argument("--outputs-dir", default=None,
