@@ -126,9 +126,25 @@ def _estimate(args: argparse.Namespace) -> int:
         return _error(str(e), 2)
 
 
+def _compare(judges: list[str]) -> int:
+    """``reproduce --compare [JUDGES ...]``: every judge's results side by side, no notebook run."""
+    from tjb_lib.side_by_side import ComparisonError, write
+
+    try:
+        path = write(judges or None)
+    except ComparisonError as e:
+        return _error(str(e), 2)
+    except OSError as e:
+        return _error(_os_error(e), 1)
+    print(f"{path} sets the judges side by side, beside the paper's")
+    return 0
+
+
 def _reproduce(args: argparse.Namespace) -> int:
     from tjb_lib.reproduce import reproduce
 
+    if args.compare is not None:
+        return _compare(args.compare)
     from tjb_lib.judges.budget import shared_budget
 
     from tjb_lib.notebook import ParameterError
@@ -255,6 +271,10 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--budget", type=_usd, default=None, metavar="USD",
                    help="stop cleanly before the judge call that could take the spend of all "
                         "notebooks past USD (list price)")
+    r.add_argument("--compare", nargs="*", default=None, metavar="JUDGE",
+                   help="run no notebook: write outputs/comparison/ (tables, figures, "
+                        "COMPARISON.md) setting every judge under outputs/judges/ (or those "
+                        "named) side by side, beside the paper's judges")
     r.set_defaults(func=_reproduce)
 
     be = sub.add_parser("bench", help="run the benchmarks in bench/")

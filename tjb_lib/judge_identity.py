@@ -128,18 +128,37 @@ def identity(spec: JudgeSpec, returned: Iterable[str] = (),
                     snapshot=entry.reported_snapshot if entry else None)
 
 
-def from_metadata(spec: JudgeSpec, metadata_dir: str | Path | None = None) -> Identity:
-    """The identity of ``spec`` as its run metadata (outputs/metadata/<judge>.json) records it:
-    the endpoint last called and every model id the endpoint answered as."""
-    path = Path(metadata_dir or paths.METADATA) / f"{spec.name}.json"
+def _metadata(name: str, metadata_dir: str | Path | None) -> dict:
+    path = Path(metadata_dir or paths.METADATA) / f"{name}.json"
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         meta = {}
-    meta = meta if isinstance(meta, dict) else {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def from_metadata(spec: JudgeSpec, metadata_dir: str | Path | None = None) -> Identity:
+    """The identity of ``spec`` as its run metadata (outputs/metadata/<judge>.json) records it:
+    the endpoint last called and every model id the endpoint answered as."""
+    meta = _metadata(spec.name, metadata_dir)
     returned = [m for m in meta.get("returned_models", []) if isinstance(m, str)]
     endpoint = meta.get("endpoint") if isinstance(meta.get("endpoint"), str) else None
     return identity(spec, returned, endpoint)
+
+
+def of_judge(name: str, metadata_dir: str | Path | None = None) -> Identity:
+    """The identity of the judge whose results carry ``name``, from its run metadata alone (a
+    served name the catalog lacks is described by the model and endpoint recorded there)."""
+    from tjb_lib.judges.catalog import SERVED, find_spec
+
+    try:
+        spec = find_spec(name)
+    except ValueError:
+        meta = _metadata(name, metadata_dir)
+        spec = JudgeSpec(name, SERVED, str(meta.get("model") or "not recorded"), "served",
+                         base_url=meta.get("endpoint") if isinstance(meta.get("endpoint"), str)
+                         else None)
+    return from_metadata(spec, metadata_dir)
 
 
 def from_rows(spec: JudgeSpec, rows) -> Identity:
