@@ -124,13 +124,16 @@ plt.show()
 # The judge's rates at every level it was run at (bold) beside the paper's judges as reported
 # (thin lines: Table A9 for equivalence, printed at L0 and L4 only; Table A19 for soft; Table
 # A11 for moderate). Solid lines are each tier's preference, dashed lines its Tie rate; a level
-# the paper did not print is left out, not drawn as zero.
+# the paper did not print is left out, not drawn as zero. Each tier's line pools the same splits
+# at every level (the splits judged at every level), so a change from level to level is the
+# judge's, not a change of what is pooled; the line under the figure says what it pools.
 
 # %%
 paper = explore.paper_frontier()
-explore.plot_tiers(explore.operating_point(explore.select(rows, shown), by=("judge", "level")),
-                   paper)
+ladder, pooled = explore.same_splits(explore.select(rows, shown))
+explore.plot_tiers(explore.operating_point(ladder, by=("judge", "level")), paper)
 plt.show()
+display(Markdown("*Pooled at every level:* " + "; ".join(pooled) + "."))
 
 # %% [markdown]
 # ## One real pair for each meaning of Tie
@@ -165,7 +168,8 @@ else:
 # %% [markdown]
 # ## Interactive explorer
 #
-# Pick a judge, level, tier and threshold; untick "paper" to draw the judge alone. The view below
+# Pick a judge, level, tier and threshold; select judges under "overlay" to draw their ladders
+# over it (shift- or ctrl-click for several); untick "paper" to draw the judges alone. The view below
 # the controls is drawn now and redrawn in place at every change. Run headless there is no front
 # end, so the controls render as inert widgets under the view of their starting values.
 
