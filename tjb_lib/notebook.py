@@ -26,6 +26,12 @@ from tjb_lib.sample import SCALES
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.report import present, save_figure, write_table
 
+#: what a reader of a comparison table needs, in this order, after the row's own keys; every other
+#: column (n_unparsed, n_failed, interval kind, the judge, notes) is in the CSV a link away
+READER_COLUMNS = ("setting", "metric", "quantity", "paper", "unit", "ours", "ours 95% CI", "n",
+                  "unparsed", "agrees", "status")
+#: the columns that identify a row of a comparison or claims table (kept before the others)
+ROW_KEYS = ("paper_judge", "claim_id")
 #: papermill parameters and the types they must have (a string "False" is not False)
 PARAMETERS = {"judge": (str,), "scale": (str,), "seed": (int,), "replay_only": (bool,),
               "outputs_dir": (str, Path), "base_url": (str,), "model": (str,)}
@@ -67,6 +73,13 @@ def check_parameters(judge: str, scale: str = "default", seed: int = 0,
     if scale not in SCALES:
         raise ParameterError(f"unknown scale {scale!r}; known scales: {', '.join(SCALES)}")
     return spec
+
+
+def claim_columns() -> tuple[str, ...]:
+    """The columns of a claims table (``tjb_lib.claims``)."""
+    from tjb_lib.claims import COLUMNS
+
+    return COLUMNS
 
 
 def output_dirs(judge: str, outputs_dir: str | Path | None = None) -> tuple[Path, Path]:
@@ -220,7 +233,7 @@ class Notebook:
             _display(fig)
             plt.close(fig)
             _display(f.caption)
-        return present(table)
+        return self.reader(table, name)
 
     def claims(self) -> pd.DataFrame:
         """The paper's in-text numbers this notebook computes, ours beside each
@@ -229,7 +242,46 @@ class Notebook:
 
         table = claims.table(self)
         write_table(table, f"claims_{self.name}", self.tables, self.notes(table))
-        return present(table)
+        if self.position_driven:  # the caveat REPORT.md puts above its claims, here too
+            _display(f"*{caveat(self.judge)}*")
+        return self.reader(table, f"claims_{self.name}")
+
+    def reader(self, table: pd.DataFrame, name: str) -> pd.DataFrame:
+        """A table as the notebook shows it (``report.present``): for a table with the paper's
+        values beside ours, only the row's keys and :data:`READER_COLUMNS`, so it fits the
+        notebook's width, with a link to the CSV that holds every column (the judge is named
+        above it)."""
+        shown = present(table)
+        if {"paper", "ours"} <= set(table.columns):
+            if "status" in table.columns:
+                shown["status"] = table["status"].fillna("").to_numpy()
+            claims = "claim_id" in table.columns  # its quantity says what the setting is
+            keys = [c for c in shown.columns if c in ROW_KEYS] + [
+                c for c in shown.columns if c in table.columns and c not in ROW_KEYS
+                and c not in READER_COLUMNS and c not in compare.OUT_COLUMNS
+                and c not in claim_columns()]
+            lead = keys + [c for c in READER_COLUMNS if c in shown.columns
+                           and not (claims and c == "setting")]
+        else:  # a table of ours: without the counts behind its rates and the judge's name
+            lead = [c for c in shown.columns if not (
+                (c.startswith("n_") and c[2:] in shown.columns) or c == "unparsed 95% CI"
+                or (c == "judge" and shown[c].nunique() <= 1))]
+        if lead == list(shown.columns):
+            return shown
+        _display(f"Ours: `{self.judge}`. The columns a reader needs; every column and digit: "
+                 f"[{name}.csv]({self._link(name)}).")
+        return shown[lead]
+
+    def _link(self, name: str) -> str:
+        """The table's CSV as a link from where this notebook is read: beside the executed copy
+        (``../tables/``) in a judge's results, else relative to the running notebook."""
+        import os
+
+        from tjb_lib.results import STAGING_ENV
+
+        if os.environ.get(STAGING_ENV):
+            return f"../tables/{name}.csv"
+        return Path(os.path.relpath(self.tables / f"{name}.csv", Path.cwd())).as_posix()
 
     def notes(self, table: pd.DataFrame, controls: bool = False) -> list[str]:
         """What a written table says under it: the position-driven caveat (not on the controls
