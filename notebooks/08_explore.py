@@ -169,9 +169,9 @@ else:
 # ## Interactive explorer
 #
 # Pick a judge, level, tier and threshold; select judges under "overlay" to draw their ladders
-# over it (shift- or ctrl-click for several); untick "paper" to draw the judges alone. The view below
-# the controls is drawn now and redrawn in place at every change. Run headless there is no front
-# end, so the controls render as inert widgets under the view of their starting values.
+# over it (shift- or ctrl-click for several); untick "paper" to draw the judges alone. The view
+# below the controls is drawn now and redrawn in place at every change. Run headless there is no
+# front end, so the controls render as inert widgets under the view of their starting values.
 
 # %%
 try:

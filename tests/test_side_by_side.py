@@ -1,6 +1,6 @@
 """Our judges side by side (``reproduce --compare``): the embedded judge's shipped results and a
 judge served by a real OpenAI-compatible server on 127.0.0.1, each beside the paper's judges, in
-tables, figures (PNG and SVG) and COMPARISON.md."""
+tables, figures (PNG and SVG) and COMPARISON.md, which JupyterLab shows with its figures."""
 from __future__ import annotations
 
 import os
@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from _jupyter import chromium, jupyter_lab, needs_browser, wait
 from fault_server import SNAPSHOT_SUFFIX, FaultServer
 from tjb_lib import side_by_side
 
@@ -38,10 +39,10 @@ def _cli(root: Path, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=600)
 
 
-@pytest.mark.slow  # a notebook judging over HTTP, then the comparison
-@needs_shipped
-def test_the_embedded_and_a_served_judge_side_by_side_beside_the_papers(tmp_path):
-    root = _root(tmp_path / "root")
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    """A served judge's 05_frontier run beside the shipped smollm2, compared: the TJB_ROOT."""
+    root = _root(tmp_path_factory.mktemp("compare") / "root")
     with FaultServer() as server:
         done = _cli(root, "--judge", "served", "--base-url", server.openai_url, "--model", "M",
                     "--only", "05_frontier")
@@ -49,6 +50,14 @@ def test_the_embedded_and_a_served_judge_side_by_side_beside_the_papers(tmp_path
     shipped_before = {p: p.read_bytes() for p in SHIPPED.rglob("*") if p.is_file()}
     done = _cli(root, "--compare")
     assert done.returncode == 0, done.stderr[-3000:]
+    assert {p: p.read_bytes() for p in SHIPPED.rglob("*") if p.is_file()} == shipped_before
+    return root
+
+
+@pytest.mark.slow  # a notebook judging over HTTP, then the comparison
+@needs_shipped
+def test_the_embedded_and_a_served_judge_side_by_side_beside_the_papers(compared):
+    root = compared
     out = root / "outputs" / "comparison"
     assert {p.name for p in (out / "figures").iterdir()} >= {
         "figure_2.png", "figure_2.svg", "figure_3.png", "figure_3.svg"}
@@ -67,7 +76,6 @@ def test_the_embedded_and_a_served_judge_side_by_side_beside_the_papers(tmp_path
     assert "## The headline claims" in text
     claims = pd.read_csv(out / "tables" / "headline_claims.csv")
     assert {"served", "smollm2"} <= set(claims.columns) and claims["claim_id"].is_unique
-    assert {p: p.read_bytes() for p in SHIPPED.rglob("*") if p.is_file()} == shipped_before
 
     only = _cli(root, "--compare", "smollm2")  # a named subset
     assert only.returncode == 0, only.stderr
@@ -75,6 +83,31 @@ def test_the_embedded_and_a_served_judge_side_by_side_beside_the_papers(tmp_path
     bad = _cli(root, "--compare", "nosuch")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
     assert "no results" in bad.stderr and "nosuch" in bad.stderr and "Traceback" not in bad.stderr
+    assert _cli(root, "--compare").returncode == 0  # every judge again, for the next test
+
+
+@pytest.mark.slow
+@needs_shipped
+@needs_browser
+def test_jupyterlab_shows_the_comparison_with_its_figures_and_tables(compared, tmp_path):
+    with jupyter_lab(compared, tmp_path) as url, chromium(tmp_path) as browser:
+        browser.get(url(""))
+        wait("JupyterLab", lambda: browser.execute_script(
+            "return !!(window.jupyterapp && window.jupyterapp.commands.hasCommand("
+            "'markdownviewer:open'));"))
+        browser.execute_script("window.jupyterapp.commands.execute('markdownviewer:open', "
+                               "{path: 'outputs/comparison/COMPARISON.md'});")
+        shown = wait("the comparison with its figures", lambda: (lambda v: v if v and len(
+            v["images"]) == 2 and all(w > 0 for _, w in v["images"]) else None)(
+            browser.execute_script(
+                "const r = document.querySelector('.jp-MarkdownViewer .jp-RenderedMarkdown');"
+                "return r && {text: r.innerText, tables: r.querySelectorAll('table').length,"
+                " images: Array.from(r.querySelectorAll('img')).map("
+                "i => [i.getAttribute('src'), i.naturalWidth])};")))
+    assert shown["tables"] == len(side_by_side.FLOATS) + 1  # five floats and the claims
+    for judge in ("served", "smollm2"):
+        assert judge in shown["text"]
+    assert "Figure 3: the moderate-tier frontier" in shown["text"]
 
 
 def test_tables_that_do_not_hold_the_same_paper_rows_are_refused_by_name():

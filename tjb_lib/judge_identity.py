@@ -22,7 +22,7 @@ PAPER_ROLES = ("commercial", "open-weight")
 
 
 def _base(model_id: str) -> str:
-    """A model id without its organisation or packaging: ``Qwen/Qwen2.5-14B@x`` -> ``qwen2.5-14b``."""
+    """A model id without its organisation or packaging (``Org/Model@pkg`` -> ``model``)."""
     return model_id.split("@")[0].rsplit("/", 1)[-1].lower()
 
 
@@ -43,7 +43,7 @@ class Identity:
     model: str                      # the model id the calls asked for
     endpoint: str | None            # the endpoint called (``endpoint_id``); None: in this process
     returned: tuple[str, ...]       # the model ids the endpoint answered as
-    named_model: str | None = None  # the model the catalog name stands for; None: not a catalog name
+    named_model: str | None = None  # what the catalog name stands for; None: not in the catalog
     paper_role: bool = False        # the catalog name is one of the paper's judges
     embedded: bool = False
     snapshot: str | None = None     # what the paper's endpoint returned (Table A7)
@@ -71,7 +71,8 @@ class Identity:
         return "not one of the paper's judges"
 
     def describe(self) -> str:
-        """The first paragraph of a report or notebook: which judge ran, where, answering as what."""
+        """The first paragraph of a report or notebook: which judge ran, where, answering as
+        what."""
         where = f"at `{self.endpoint}`" if self.endpoint else "in this process"
         answered = (f"the endpoint answered as {_ids(self.returned)}" if self.returned else
                     "no returned model id is recorded")
