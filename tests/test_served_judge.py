@@ -111,3 +111,23 @@ def test_notebook_parameters_take_base_url_and_model_as_the_judge_command_does()
         check_parameters("myjudge", base_url="http://127.0.0.1:9/v1")
     with pytest.raises(ParameterError, match="parameter model must be str"):
         check_parameters("myjudge", base_url="http://127.0.0.1:9/v1", model=3)
+
+
+def test_a_notebooks_tables_say_a_stand_in_is_not_the_papers_judge(tmp_path, monkeypatch):
+    from tjb_lib import notebook
+
+    said = []
+    monkeypatch.setattr(notebook, "_display", lambda obj: said.append(str(obj)))
+    spec = resolve("Qwen2.5-14B-Instruct-AWQ", "http://127.0.0.1:9/v1", "citebias-rule-v1")
+    nb = notebook.Notebook("04_resolution_loss", spec, "default", 0, True, str(tmp_path / "out"))
+    nb.rows = pd.DataFrame([
+        {"pair_id": f"moderate_hotpotqa:{i // 2}", "split": "moderate_hotpotqa",
+         "target_relation": "quality_moderate", "gold": "plain", "variant": "",
+         "order": ("cited_first", "plain_first")[i % 2], "protocol": "ladder", "level": "L0",
+         "paraphrase": "p0", "judge": spec.name, "decision": "plain", "raw_text": None,
+         "calls": 1, "input_tokens": 100, "output_tokens": 0,
+         "model_returned": "citebias-rule-v1"} for i in range(10)])
+    nb.show("table_a11")
+    note = "served as citebias-rule-v1: not the paper's Qwen2.5-14B-Instruct-AWQ"
+    assert any(note in line for line in said)  # above the table shown
+    assert note in (tmp_path / "out" / "tables" / "table_a11.md").read_text()  # under the written

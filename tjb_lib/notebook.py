@@ -268,8 +268,12 @@ class Notebook:
                 or (c == "judge" and shown[c].nunique() <= 1))]
         if lead == list(shown.columns):
             return shown
-        _display(f"Ours: `{self.judge}`. The columns a reader needs; every column and digit: "
-                 f"[{name}.csv]({self._link(name)}).")
+        from tjb_lib.judge_identity import from_rows
+
+        who = from_rows(self.spec, self.rows)
+        stand_in = f" ({who.not_papers})" if who.stand_ins else ""
+        _display(f"Ours: `{self.judge}`{stand_in}. The columns a reader needs; every column and "
+                 f"digit: [{name}.csv]({self._link(name)}).")
         return shown[lead]
 
     def _link(self, name: str) -> str:
