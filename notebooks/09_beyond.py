@@ -33,11 +33,13 @@
 #    rates, at the default sample's size and the paper's, over 200 seeds.
 
 # %% tags=["parameters"]
-judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
+judge = "smollm2"      # a catalog name, or any name with base_url and model (keys: environment)
 scale = "default"      # default: the documented sample; paper: every pair
 seed = 20260923        # example and simulation seed
 replay_only = False    # True: only replay stored judge calls, never call the judge
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
+base_url = ""          # an OpenAI-compatible endpoint for the judge (empty: its provider's own)
+model = ""             # the model id at base_url (empty: the catalog's)
 
 # %%
 import matplotlib.pyplot as plt
@@ -50,7 +52,7 @@ from tjb_lib.report import paper_table, save_figure, write_table
 
 # equivalence (the whole ladder), soft, moderate, controls: the runs of beyond_tie_frontier
 nb = notebook.setup("09_beyond", judge=judge, scale=scale, seed=seed, replay_only=replay_only,
-                    outputs_dir=outputs_dir)
+                    outputs_dir=outputs_dir, base_url=base_url, model=model)
 rows = nb.rows[nb.rows["judge"] == judge]
 stored = not rows.empty  # replay only, nothing stored: every analysis below says it is skipped
 if not stored:

@@ -29,11 +29,13 @@
 # must never reach an annotator.
 
 # %% tags=["parameters"]
-judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
+judge = "smollm2"      # a catalog name, or any name with base_url and model (keys: environment)
 scale = "default"      # default: the documented sample; paper: every pair
 seed = 20260923        # example and simulation seed
 replay_only = False    # True: only replay stored judge calls, never call the judge
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
+base_url = ""          # an OpenAI-compatible endpoint for the judge (empty: its provider's own)
+model = ""             # the model id at base_url (empty: the catalog's)
 
 # %%
 import pandas as pd
@@ -46,7 +48,8 @@ from tjb_lib.pairs import load_split
 from tjb_lib.report import paper_table, write_table
 
 nb = notebook.setup("10_human_workbooks", judge=judge, scale=scale, seed=seed,
-                    replay_only=replay_only, outputs_dir=outputs_dir)
+                    replay_only=replay_only, outputs_dir=outputs_dir, base_url=base_url,
+                    model=model)
 OUT = (Path(outputs_dir) if outputs_dir else paths.OUTPUTS) / "human_validation"
 KEYS = OUT / "keys"
 WORKBOOKS = {  # stem: (kind, pairs); the seed of each is seed + its position here

@@ -32,22 +32,27 @@
 # **For a 15-minute class** the default is one pair per tier: 6 answers, well under 15 minutes
 # of reading (the first cell prints the words of your draw and the minutes they take at 200
 # words a minute); two pairs per tier (`n_per_tier = 2`) take about twice as long. The next
-# student types a code of their own above the buttons and starts afresh; every code keeps its
-# workbook.
+# student types a code of their own above the buttons and starts afresh: each code draws its own
+# pairs (a teacher who wants one shared draw sets `shared_draw = True`), every code keeps its
+# workbook, and the keys are kept in a hidden folder the file browser does not open.
 #
-# Until your two rounds are done, the results section shows a shipped **example** label set
-# instead, written by a documented rule, not by a person, on other pairs than yours: nothing
-# shown before your last click tells you anything about your own pairs. Run headless (papermill,
-# `make reproduce`) there is nobody to click, so it shows that example.
+# Your own results appear under the buttons after your last click, and leave the screen when
+# the next code starts. The results section further down always shows a shipped **example**
+# label set, written by a documented rule, not by a person, on other pairs than anyone's:
+# nothing shown before your last click tells you anything about your own pairs. Run headless
+# (papermill, `make reproduce`) there is nobody to click, so the example is all it shows.
 
 # %% tags=["parameters"]
-judge = "smollm2"      # a name from tjb_lib.judges.catalog (keys come from the environment)
+judge = "smollm2"      # a catalog name, or any name with base_url and model (keys: environment)
 scale = "default"      # default: the documented sample; paper: every pair
 seed = 20260923        # example and simulation seed
 replay_only = False    # True: only replay stored judge calls, never call the judge
 outputs_dir = ""       # empty: the outputs folder of this repository (tests write elsewhere)
+base_url = ""          # an OpenAI-compatible endpoint for the judge (empty: its provider's own)
+model = ""             # the model id at base_url (empty: the catalog's)
 annotator = "you"      # the code your workbook is saved under (letters, digits, - or _)
 n_per_tier = 1         # pairs per tier (equivalence, soft, moderate), each judged twice
+shared_draw = False    # True: every code judges the same pairs (a teacher's choice)
 
 # %%
 from pathlib import Path
@@ -59,14 +64,16 @@ from IPython.display import Markdown, display
 from tjb_lib import annotate, explore, frontier, metrics, notebook, paths, sample
 from tjb_lib import judge_yourself as jy
 
-notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir)
+spec = notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir, base_url,
+                                 model)
 notebook.show_every_column()
 FOLDER = (Path(outputs_dir) if outputs_dir else paths.OUTPUTS) / "judge_yourself"
-drawn = jy.draw_pairs(n_per_tier, seed, scale)
-jy.export_rounds(drawn, FOLDER, seed)
-print(f"{len(drawn)} pairs ({n_per_tier} per tier, tiers hidden until the end), two rounds; "
-      f"workbooks and keys in {FOLDER}")
-print(jy.reading_note(FOLDER))
+CLASS = jy.Class(FOLDER, n_per_tier, seed, scale, shared_draw)
+print(f"{3 * n_per_tier} pairs per code ({n_per_tier} per tier, tiers hidden until the end), "
+      "two rounds; " + ("every code judges the same pairs" if shared_draw else
+                        "each code draws its own pairs")
+      + f"; workbooks in {FOLDER}/<code>/, keys in a hidden folder")
+print(jy.reading_note(CLASS.prepare(annotator)))
 
 # %% [markdown]
 # ## The two instructions
@@ -89,8 +96,7 @@ display(Markdown("\n\n".join(f"**{lv}**: {jy.instruction(lv)}" for lv in jy.LEVE
 # %%
 FLOATS = ["table_a14", "table_a19", "table_a11", "table_a13", "table_a16"]
 jobs = [j for j in sample.jobs(FLOATS, scale) if j.protocol in jy.LEVELS]
-all_rows = sample.run_jobs(jobs, judge, replay_only=replay_only, progress=False)
-judge_rows = all_rows[all_rows["pair_id"].isin({p.pair_id for p in drawn})]
+all_rows = sample.run_jobs(jobs, spec, replay_only=replay_only, progress=False)
 identical = all_rows[all_rows["target_relation"] == "identical"]
 paper = explore.paper_frontier()
 if identical.empty:
@@ -105,12 +111,13 @@ else:
         "of identical candidates" for r in controls.itertuples())
         + f". Where one slot dominates, {judge}'s verdicts below are about position, not "
         "content."))
-print(f"{judge}: {len(judge_rows)} stored verdicts on these pairs; paper judges: "
+print(f"{judge}: stored verdicts on the pairs of the tiers drawn from; paper judges: "
       f"{', '.join(paper['judge'].unique())}")
 
 
 def show_results(verdicts: pd.DataFrame) -> None:
-    """A person's verdicts beside the judge's on the same pairs and the paper's judges."""
+    """A person's verdicts beside the judge's on the same pairs and the paper's judges, then the
+    key item by item and the workbook read back as any annotator's."""
     who = verdicts["judge"].iloc[0]
     same = all_rows[all_rows["pair_id"].isin(set(verdicts["pair_id"]))]
     runs = [(who, verdicts)] + ([(judge, same)] if not same.empty else [])
@@ -130,6 +137,10 @@ def show_results(verdicts: pd.DataFrame) -> None:
     display(Markdown("**The key, item by item** (which side was shown as A, and the verdict "
                      "in the paper's terms):"))
     display(jy.reveal(verdicts))
+    display(Markdown("**The workbook read back through the key** (only Q5, the final "
+                     "preference, is filled, so it is read as a partial workbook):"))
+    display(verdicts.groupby(["level", "target_relation"])["decision"].value_counts()
+            .unstack(fill_value=0))
 
 
 # %% [markdown]
@@ -139,37 +150,33 @@ def show_results(verdicts: pd.DataFrame) -> None:
 # previous item again; a new click replaces its answer. Every click is saved, so you can stop
 # and come back: reopening the notebook resumes where you were. When the last item of the
 # second round is answered, your results appear under the buttons. The next student types a code
-# of their own and clicks **Start with this code**. Headless, the buttons are inert and the next
-# section reads the example labels instead.
+# of their own and clicks **Start with this code**: your results leave the screen, and their
+# pairs are drawn for their code. Headless, the buttons are inert.
 
 # %%
 from tjb_lib.judge_yourself_ui import JudgeYourself  # noqa: E402  (needs ipywidgets)
 
-session = JudgeYourself(FOLDER, annotator, on_done=show_results)
+session = JudgeYourself(CLASS, annotator, on_done=show_results)
 display(session)
 
 # %% [markdown]
-# ## Results
+# ## The example, for comparison
 #
-# Once both of your rounds are saved this section reads your workbook (the report the buttons
-# show when you finish; run the cell again). Until then, and headless, it reads the shipped
-# example set in `data/judge_yourself/example/`, whose pairs are never among yours.
+# Your own results are under the buttons once both of your rounds are saved. This section always
+# reads the shipped example set in `data/judge_yourself/example/`, whose pairs are never among
+# anyone's draw, so it never shows a student's verdicts or key.
 
 # %%
-if session.done:
-    verdicts = jy.read_verdicts(FOLDER, session.annotator)
-else:
-    display(Markdown(
-        "**EXAMPLE LABELS, NOT A PERSON, ON OTHER PAIRS THAN YOURS.** These verdicts were "
-        "written by a deterministic rule, "
-        "`tjb_lib.judge_yourself.example_answer`, that reads only the two candidates as shown: "
-        "under L0 the candidate with more substance wins (text left once citation-like display "
-        "is removed), equal substance goes to the candidate showing more display, and identical "
-        "candidates are a Tie; under L4 it answers Tie whenever both state the same final "
-        "answer. No human labelled these pairs; `data/judge_yourself/example/README.md` says "
-        "how the set was made."))
-    verdicts = jy.read_verdicts(jy.EXAMPLE_DIR, jy.EXAMPLE_ANNOTATOR)
-show_results(verdicts)
+display(Markdown(
+    "**EXAMPLE LABELS, NOT A PERSON, ON OTHER PAIRS THAN YOURS.** These verdicts were "
+    "written by a deterministic rule, "
+    "`tjb_lib.judge_yourself.example_answer`, that reads only the two candidates as shown: "
+    "under L0 the candidate with more substance wins (text left once citation-like display "
+    "is removed), equal substance goes to the candidate showing more display, and identical "
+    "candidates are a Tie; under L4 it answers Tie whenever both state the same final "
+    "answer. No human labelled these pairs; `data/judge_yourself/example/README.md` says "
+    "how the set was made."))
+show_results(jy.read_verdicts(jy.EXAMPLE_DIR, jy.EXAMPLE_ANNOTATOR))
 
 # %% [markdown]
 # How to read it. In each panel the solid line is the tier's preference and the dashed line is
@@ -182,19 +189,17 @@ show_results(verdicts)
 # winning is answering the position, so its lines say little about content.
 
 # %% [markdown]
-# ## Your workbook, re-imported
+# ## A workbook, re-imported
 #
 # Each round is a graded workbook with its key, exactly as notebook 10 writes them: only Q5 (the
 # final preference) is filled, so it is read back as a partial workbook. The same call reads any
-# annotator's file.
+# annotator's file; here, the example's (yours is read back under the buttons).
 
 # %%
-source, code = ((FOLDER, session.annotator) if session.done
-                else (jy.EXAMPLE_DIR, jy.EXAMPLE_ANNOTATOR))
 for level in jy.LEVELS:
-    path = jy.answers_path(source, level, code)
-    back = annotate.import_workbook(path, source / f"{jy.stem(level)}.key.csv",
-                                    annotator=code, partial=True)
+    path = jy.answers_path(jy.EXAMPLE_DIR, level, jy.EXAMPLE_ANNOTATOR)
+    back = annotate.import_workbook(path, jy.EXAMPLE_DIR / f"{jy.stem(level)}.key.csv",
+                                    annotator=jy.EXAMPLE_ANNOTATOR, partial=True)
     counts = back.groupby("target_relation")["preference"].value_counts().unstack(fill_value=0)
     display(Markdown(f"`{path.name}` of round {level}: {len(back)} items read back"))
     display(counts)

@@ -92,14 +92,23 @@ def _estimate(*args: str, **env_vars: str) -> subprocess.CompletedProcess:
 def test_estimate_on_a_fresh_clone_reads_the_tokenizer_only_and_prints_what_it_rests_on(
         tmp_path):
     """No model conversion (it dequantizes every GGUF tensor, about a minute): the tokenizer
-    comes from the GGUF's metadata and is kept for the next estimate, and the empty cache holds
-    nothing else afterwards (a conversion would leave the converted checkpoint there)."""
+    comes from the GGUF's metadata and is kept for the next estimate."""
     done = _estimate("--judge", "deepseek-v4-flash", "--scale", "default",
                      TJB_CACHE=str(tmp_path))
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "GGUF" not in out + done.stderr
-    assert [p.name for p in tmp_path.iterdir()] == ["smollm2-tokenizer-0.1.2.json"]
+    tokenizer = tmp_path / "smollm2-tokenizer-0.1.2.json"
+    kept = tmp_path / "token-counts-smollm2-0.1.2.json"
+    assert sorted(tmp_path.iterdir()) == [tokenizer, kept]  # no converted checkpoint
+    # the next estimate reads the kept counts: it needs no tokenizer, so none is read again
+    tokenizer.unlink()
+    again = _estimate("--judge", "deepseek-v4-flash", "--scale", "default",
+                      TJB_CACHE=str(tmp_path))
+    assert again.returncode == 0 and again.stdout == out
+    assert not tokenizer.exists()
+    # progress while the tokenizer works, silence when every count is kept
+    assert "counting tokens: 1 of " in done.stderr and again.stderr == ""
     assert "deepseek-v4-flash" in out and "total (each run once)" in out
     assert "n/a" in out  # no batch API
     assert "prices of 2026-10-17" in out and "caches prefixes from 0 tokens" in out

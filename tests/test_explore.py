@@ -249,3 +249,24 @@ def test_plot_tiers_names_the_meaning_per_panel_and_never_draws_a_missing_level_
     labels = [t.get_text() for t in fig.axes[-1].get_legend().get_texts()]
     assert labels[:2] == ["toy", "paper: GPT-5.5"] and "Tie" in labels
     plt.close(fig)
+
+
+def test_same_splits_pools_each_tier_over_the_splits_every_level_holds_and_says_so():
+    row = dict(judge="j", decision="tie", order="cited_first")
+    rows = pd.DataFrame(
+        [{**row, "level": lv, "split": "mechanical_hotpotqa", "target_relation": "equivalent"}
+         for lv in ("L0", "L1", "L4")]
+        + [{**row, "level": lv, "split": "natural_hotpotqa", "target_relation": "equivalent"}
+           for lv in ("L0", "L4")]
+        + [{**row, "level": lv, "split": "moderate_hotpotqa",
+            "target_relation": "quality_moderate"} for lv in ("L0", "L1", "L4")])
+    kept, notes = explore.same_splits(rows)
+    assert set(kept["split"]) == {"mechanical_hotpotqa", "moderate_hotpotqa"}
+    assert len(kept) == 6
+    assert notes[0] == ("equivalent: mechanical_hotpotqa (left out, not held by every judge and "
+                        "level: natural_hotpotqa at L0, L4)")
+    assert notes[1] == "moderate: moderate_hotpotqa"
+    # a level that holds only another split: nothing in common, pooled as it is, and said
+    odd = pd.concat([rows.iloc[[0]], rows.iloc[[3]].assign(level="L2")])
+    kept, notes = explore.same_splits(odd)
+    assert len(kept) == 2 and "hold different splits" in notes[0]

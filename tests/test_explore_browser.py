@@ -1,7 +1,8 @@
 """Notebook 08 in a real browser (JupyterLab on 127.0.0.1, headless Chromium): after Run All it
 says what the judge's position-only controls show, the explorer shows its view before any
 control is touched, the "paper" checkbox's label is whole, and a tier change with a quick
-threshold drag redraws the table and the figure in place, inside the notebook."""
+threshold drag redraws the table and the figure in place, inside the notebook, and another judge
+selected under "overlay" is drawn over it."""
 from __future__ import annotations
 
 import pytest
@@ -73,3 +74,10 @@ def test_the_explorer_shows_its_view_at_once_and_redraws_it_in_place(lab, tmp_pa
         assert len(after["images"]) == 1  # the figure, replaced inside the notebook, not added
         assert "1.00" in after["text"] and "Tie is costly" in after["text"]
         assert "Tie is correct" not in after["text"]  # the moderate tier alone
+        assert "pool the same splits at every level" in after["text"]
+        overlay = browser.find_element(By.CSS_SELECTOR, ".widget-select-multiple select")
+        other = next(o for o in Select(overlay).options if o.text != "smollm2")
+        Select(overlay).select_by_visible_text(other.text)
+        overlaid = wait("the overlaid view", lambda: (lambda v: v if v and v["images"] != after[
+            "images"] else None)(_explorer(browser)))
+        assert len(overlaid["images"]) == 1

@@ -1,6 +1,7 @@
 """The explorer of notebook 08 through ipywidgets' own API, on the shipped verdict rows: its view
 is there before any control is touched, says what the judge's position-only controls show, and
-a control change redraws the whole view for the new setting."""
+a control change redraws the whole view for the new setting; other judges can be drawn over
+it, every tier's lines pooling the same splits at every level."""
 from __future__ import annotations
 
 import pytest
@@ -46,3 +47,19 @@ def test_a_control_change_redraws_the_whole_view(explorer):
     assert "<td>100.0</td>" in moved and len(moved_images) == 1 and moved_images != images
     explorer.with_paper.value = False
     assert _shown(explorer)[1] != moved_images  # the judge alone
+
+
+def test_other_judges_are_drawn_over_the_judge_on_the_same_splits(explorer):
+    text, images = _shown(explorer)
+    assert "pool the same splits at every level" in text
+    assert "equivalent: mechanical_finqa, mechanical_hotpotqa, natural_hotpotqa;" in text
+    other = explorer.rows[explorer.rows["judge"] == "smollm2"].assign(
+        judge="flipped", decision=lambda r: r["decision"].map(
+            {"cited": "plain", "plain": "cited"}).fillna(r["decision"]))
+    explorer.rows = explorer.rows._append(other, ignore_index=True)
+    explorer.overlay.options = ("flipped", "smollm2")
+    explorer.overlay.value = ("flipped",)
+    overlaid, overlaid_images = _shown(explorer)
+    assert overlaid_images != images
+    explorer.overlay.value = ()
+    assert _shown(explorer)[1] != overlaid_images

@@ -260,3 +260,27 @@ def test_the_markdown_table_carries_the_position_caveat_and_the_agreement_rule(t
     nb.claims()
     assert "position-driven" in (tmp_path / "out" / "tables" / "claims_04_resolution_loss.md"
                                  ).read_text()
+
+
+def test_a_notebook_shows_the_columns_a_reader_needs_and_links_the_full_csv(tmp_path,
+                                                                           monkeypatch):
+    from tjb_lib import notebook
+
+    said = []
+    monkeypatch.setattr(notebook, "_display", lambda obj: said.append(str(obj)))
+    slot_a = _rows("position_control", "ladder", "L0", ["cited", "plain"] * 20,
+                   relation="identical")
+    rows = slot_a + _rows("moderate_hotpotqa", "ladder", "L0", ["plain"] * 10)
+    nb = _nb("04_resolution_loss", rows, tmp_path)
+    shown = nb.show("table_a11")
+    assert [c for c in shown.columns if c != "setting"] == ["paper_judge", "level", "metric",
+                                                            "paper", "ours",
+                                                            "ours 95% CI", "n", "unparsed",
+                                                            "agrees", "status"]
+    written = pd.read_csv(tmp_path / "out" / "tables" / "table_a11.csv")
+    assert {"n_unparsed", "n_failed", "judge"} <= set(written.columns)  # a link away
+    printed = "\n".join(said)
+    assert "[table_a11.csv](" in printed and "Ours: `smollm2`" in printed
+    claims = nb.claims()
+    assert "claim_id" in claims.columns and "note" not in claims.columns
+    assert "smollm2's verdicts are position-driven" in said[-2]  # above it, as in REPORT.md

@@ -51,12 +51,28 @@ def test_pairs_are_drawn_per_tier_from_the_planned_sample_and_repeat_with_the_se
         jy.draw_pairs(10_000, seed=7)
 
 
+def test_each_code_draws_its_own_pairs_again_and_again_and_a_class_keeps_keys_hidden(tmp_path):
+    draws = {code: [p.pair_id for p in jy.draw_pairs(1, 7, code=code)]
+             for code in ("ana", "ben", "chloe", "dev")}
+    assert len({tuple(d) for d in draws.values()}) == len(draws)  # four codes, four draws
+    assert [p.pair_id for p in jy.draw_pairs(1, 7, code="ana")] == draws["ana"]
+    klass = jy.Class(tmp_path / "class", 1, 7)
+    folder = klass.prepare("ana")
+    assert folder == tmp_path / "class" / "ana" and not list(folder.rglob("*.key.csv"))
+    key = pd.read_csv(tmp_path / "class" / jy.KEYS / "ana" / "judge_yourself_L0.key.csv")
+    assert sorted(key["pair_id"]) == sorted(draws["ana"])
+    with pytest.raises(ValueError, match="annotator code"):
+        klass.prepare("../ben")
+
+
 def test_a_students_draw_never_holds_a_pair_of_the_shipped_example():
     example = set(jy.example_pair_ids())
     assert len(example) == 3 * jy.EXAMPLE_DRAW["n_per_tier"]
     for seed in (jy.EXAMPLE_DRAW["seed"], 1, 2, 3):
         for n in (1, jy.EXAMPLE_DRAW["n_per_tier"]):
-            assert not {p.pair_id for p in jy.draw_pairs(n, seed)} & example, (seed, n)
+            for code in (None, "you", "x-1"):
+                assert not {p.pair_id for p in jy.draw_pairs(n, seed, code=code)} & example, \
+                    (seed, n, code)
 
 
 def test_the_reading_load_counts_the_words_a_student_reads(rounds):

@@ -64,9 +64,11 @@ def test_judge_yourself_runs_headless_on_the_example_and_reruns_to_the_same_file
     assert "minutes of reading at 200 words a minute" in text  # what the class size costs
     assert "EXAMPLE: under L0" in text and "smollm2 picks slot A" in text
     rounds = tmp_path / "o" / "judge_yourself"
-    for level in ("L0", "L4"):  # the blind rounds for a student, written under outputs_dir
-        assert (rounds / f"judge_yourself_{level}.xlsx").exists()
-        for pair in pd.read_csv(rounds / f"judge_yourself_{level}.key.csv")["pair_id"]:
+    for level in ("L0", "L4"):  # the blind rounds of code "you", written under outputs_dir
+        assert (rounds / "you" / f"judge_yourself_{level}.xlsx").exists()
+        assert not (rounds / "you" / f"judge_yourself_{level}.key.csv").exists()
+        for pair in pd.read_csv(rounds / ".keys" / "you" /
+                                f"judge_yourself_{level}.key.csv")["pair_id"]:
             assert pair not in text, f"the notebook shows the student's pair {pair}"
     again = execute(source, parameters=params, out_dir=tmp_path / "nb").read_bytes()
     assert first == again

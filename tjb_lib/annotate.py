@@ -151,8 +151,10 @@ def guidelines_text(path: Path | None = None) -> str:
 
 def export_workbooks(pairs: Iterable[Pair | dict], kind: str, out_dir: Path | str, seed: int,
                      name: str | None = None,
-                     guidelines_path: Path | None = None) -> dict[str, Path]:
-    """Write a blind workbook (.xlsx and .csv with the same columns) and its key (.key.csv).
+                     guidelines_path: Path | None = None,
+                     key_dir: Path | str | None = None) -> dict[str, Path]:
+    """Write a blind workbook (.xlsx and .csv with the same columns) and its key (.key.csv,
+    in ``key_dir`` when given: somewhere the annotators do not look).
 
     Items are shuffled and each item's A/B order is drawn from ``seed``; item ids are opaque
     (N001 / G001 ...). Returns {"xlsx": ..., "csv": ..., "key": ...}. Hand annotators the .xlsx
@@ -177,8 +179,10 @@ def export_workbooks(pairs: Iterable[Pair | dict], kind: str, out_dir: Path | st
                      "a_side": "cited" if cited_first else "plain"})
     columns = label_columns(kind)
     text = guidelines_text(guidelines_path)
+    key_dir = Path(key_dir) if key_dir is not None else out_dir
+    key_dir.mkdir(parents=True, exist_ok=True)
     out = {"xlsx": out_dir / f"{stem}.xlsx", "csv": out_dir / f"{stem}.csv",
-           "key": out_dir / f"{stem}.key.csv"}
+           "key": key_dir / f"{stem}.key.csv"}
     _write_xlsx(out["xlsx"], items, columns, kind, text)
     _write_csv(out["csv"], items, columns)
     _write_csv(out["key"], keys, KEY_COLUMNS)

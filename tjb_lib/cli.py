@@ -128,9 +128,25 @@ def _estimate(args: argparse.Namespace) -> int:
         return _error(str(e), 2)
 
 
+def _compare(judges: list[str]) -> int:
+    """``reproduce --compare [JUDGES ...]``: every judge's results side by side, no notebook run."""
+    from tjb_lib.side_by_side import ComparisonError, write
+
+    try:
+        path = write(judges or None)
+    except ComparisonError as e:
+        return _error(str(e), 2)
+    except OSError as e:
+        return _error(_os_error(e), 1)
+    print(f"{path} sets the judges side by side, beside the paper's")
+    return 0
+
+
 def _reproduce(args: argparse.Namespace) -> int:
     from tjb_lib.reproduce import reproduce
 
+    if args.compare is not None:
+        return _compare(args.compare)
     from tjb_lib.judges.budget import shared_budget
 
     from tjb_lib.notebook import ParameterError
@@ -138,7 +154,8 @@ def _reproduce(args: argparse.Namespace) -> int:
     try:
         with shared_budget(args.budget):  # one budget across the notebooks' kernels
             return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
-                             scale=args.scale, outputs_dir=args.outputs_dir)
+                             scale=args.scale, outputs_dir=args.outputs_dir,
+                             base_url=args.base_url, model=args.model)
     except ParameterError as e:
         return _error(str(e), 2)
     except OSError as e:  # an outputs folder that cannot be made or written
@@ -254,8 +271,13 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--only", default=None, help="run just the notebooks whose name contains this")
     r.add_argument("--replay-only", action="store_true",
                    help="use only stored judge outputs; fail instead of calling a judge")
-    r.add_argument("--judge", default=None, help="judge every notebook with this catalog judge "
-                   "(default: the embedded smollm2); API keys come from the environment")
+    r.add_argument("--judge", default=None, help="judge every notebook with this judge: a "
+                   "catalog name, or any name with --base-url and --model (default: the "
+                   "embedded smollm2); API keys come from the environment")
+    r.add_argument("--base-url", default=None,
+                   help="OpenAI-compatible endpoint of the judge (vLLM, a proxy); its results "
+                        "and REPORT.md go under the judge's own name")
+    r.add_argument("--model", default=None, help="model id at --base-url")
     r.add_argument("--scale", default=None, choices=("default", "paper"),
                    help="default: the documented sample; paper: every pair")
     r.add_argument("--outputs-dir", default=None,
@@ -263,6 +285,10 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--budget", type=_usd, default=None, metavar="USD",
                    help="stop cleanly before the judge call that could take the spend of all "
                         "notebooks past USD (list price)")
+    r.add_argument("--compare", nargs="*", default=None, metavar="JUDGE",
+                   help="run no notebook: write outputs/comparison/ (tables, figures, "
+                        "COMPARISON.md) setting every judge under outputs/judges/ (or those "
+                        "named) side by side, beside the paper's judges")
     r.set_defaults(func=_reproduce)
 
     cv = sub.add_parser("coverage", help="coverage of the 95%% intervals on simulated verdict "

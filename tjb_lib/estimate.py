@@ -13,10 +13,17 @@ Dollars are at list price (each provider's ``prices``), with the provider's batc
 has a batch API, and with prompt caching where the shared instruction prefix of a template
 (system prompt and instructions, up to the first placeholder) is long enough for the provider to
 cache it: then every call but the first of each template reads it at the cached rate.
+
+Counting the paper matrix's 17.5 million input tokens takes the tokenizer a minute or two on a
+loaded laptop, so each text's count is kept (by the text's sha256) in the cache beside the
+tokenizer; ``make setup`` fills it, and an estimate then counts only texts it has not seen, with a
+progress line while it does.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
@@ -46,14 +53,60 @@ def _tokenizer():
 
 #: tokens of every text counted so far: a pair's texts recur in every level and paraphrase
 _COUNTS: dict[str, int] = {}
+#: counts kept from earlier estimates, by the text's sha256 (:func:`kept_counts`)
+_KEPT: dict[str, int] | None = None
+_NEW: dict[str, int] = {}
+
+
+def _kept_path():
+    from tjb_lib.judges.smollm2 import cache_root, package_version
+
+    return cache_root() / f"token-counts-smollm2-{package_version()}.json"
+
+
+def kept_counts() -> dict[str, int]:
+    """The counts earlier estimates kept ({} when none, or when the file is not theirs: it is
+    a cache, never a source of truth)."""
+    global _KEPT
+    if _KEPT is None:
+        try:
+            data = json.loads(_kept_path().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        _KEPT = {k: v for k, v in data.items() if isinstance(v, int)} \
+            if isinstance(data, dict) else {}
+    return _KEPT
+
+
+def keep_counts() -> None:
+    """Add this process's new counts to the kept ones (one atomic write)."""
+    if _NEW:
+        from tjb_lib.files import write_atomically
+
+        path = _kept_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        merged = {**kept_counts(), **_NEW}
+        write_atomically(path, json.dumps(merged, separators=(",", ":"),
+                                          sort_keys=True).encode("utf-8"))
+        _NEW.clear()
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 
 def count_texts(texts: Iterable[str]) -> None:
-    """Count the texts not counted yet, in one batch (the tokenizer spreads it over the cores)."""
+    """Count the texts not counted yet: from the kept counts, else in one batch (the tokenizer
+    spreads it over the cores)."""
     todo = list(dict.fromkeys(t for t in texts if t not in _COUNTS))
+    kept = kept_counts() if todo else {}
+    keys = {t: _key(t) for t in todo}
+    _COUNTS.update((t, kept[keys[t]]) for t in todo if keys[t] in kept)
+    todo = [t for t in todo if keys[t] not in kept]
     if todo:
         encoded = _tokenizer().encode_batch_fast(todo, add_special_tokens=False)
-        _COUNTS.update((t, len(e.ids)) for t, e in zip(todo, encoded))
+        for t, e in zip(todo, encoded):
+            _COUNTS[t] = _NEW[keys[t]] = len(e.ids)
 
 
 def count_text(text: str) -> int:
@@ -182,6 +235,7 @@ def cost_by_float(judge: str, scale: str = "paper", floats: Iterable[str] | None
     spec = resolve(judge)
     r = judge_rates(spec.model, spec.name)
     names = list(floats) if floats is not None else sample.float_names()
+    _count_runs(sample.jobs(names, scale))  # with a progress line
     rows = []
     for name in names:
         parts = [run_calls(j.split, j.protocol, j.limit) for j in sample.jobs([name], scale)]
@@ -196,7 +250,23 @@ def cost_by_float(judge: str, scale: str = "paper", floats: Iterable[str] | None
                      price_date=r.price_date if r else None,
                      longest_prefix=max((prefix_tokens(t) for t in templates), default=0),
                      cache_min_tokens=r.cache_min_tokens if r else None)
+    keep_counts()  # every text counted here, for the next estimate
     return out
+
+
+def _count_runs(jobs) -> None:
+    """Count every run's calls once; while the tokenizer works on texts the kept counts lack
+    (the slow part: a minute or two for the paper matrix), say after each run how far it is,
+    on one line of stderr."""
+    jobs = list(jobs)
+    for i, j in enumerate(jobs, start=1):
+        before = len(_NEW)
+        run_calls(j.split, j.protocol, j.limit)
+        if len(_NEW) > before:
+            print(f"\rcounting tokens: {i} of {len(jobs)} runs ({len(_NEW):,} texts counted, "
+                  "kept for the next estimate)", end="", file=sys.stderr, flush=True)
+    if _NEW:
+        print(file=sys.stderr)
 
 
 def per_1000(r: Price | None, split: str | None = None, limit: int | None = None

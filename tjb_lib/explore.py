@@ -293,6 +293,38 @@ def render_example(example: Mapping, max_chars: int = 900) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- same splits
+
+
+def same_splits(rows: pd.DataFrame, by: Sequence[str] = ("judge", "level")
+                ) -> tuple[pd.DataFrame, list[str]]:
+    """The rows of each tier's splits that every group of ``by`` (each judge at each level)
+    holds, so a line over the levels (or across judges) moves with the judge, not with what it
+    pools; and one sentence per tier saying what is pooled and what is left out. A tier whose
+    groups share no split is kept whole, and its sentence says its splits differ by group."""
+    _check_rows(rows, ("split", "target_relation", *by))
+    tier = tier_of(rows["target_relation"]).to_numpy()
+    keep = np.ones(len(rows), dtype=bool)
+    notes = []
+    for name in [t for t in TIER_ORDER if t in set(tier)] + sorted(set(tier) - set(TIER_ORDER)):
+        mine = rows[tier == name]
+        held = mine.groupby(list(by), sort=True)["split"].agg(lambda s: frozenset(s))
+        common = frozenset.intersection(*held) if len(held) else frozenset()
+        every = sorted(set(mine["split"]))
+        if not common:
+            notes.append(f"{name}: the groups hold different splits ({', '.join(every)}), "
+                         "so its lines pool what each group holds")
+            continue
+        left = [s for s in every if s not in common]
+        keep &= ~((tier == name) & rows["split"].isin(left).to_numpy())
+        where = {s: sorted({str(k[-1] if isinstance(k, tuple) else k)
+                            for k, splits in held.items() if s in splits}) for s in left}
+        notes.append(f"{name}: {', '.join(sorted(common))}" + (
+            " (left out, not held by every judge and level: " + "; ".join(
+                f"{s} at {', '.join(lv)}" for s, lv in where.items()) + ")" if left else ""))
+    return rows.loc[keep], notes
+
+
 # --------------------------------------------------------------------------- operating points
 
 

@@ -1,5 +1,7 @@
-"""The interactive explorer of notebook 08: a judge, a prompt level, a tier, a Tie threshold and
-the paper's frontier, over verdict rows already produced.
+"""The interactive explorer of notebook 08: a judge, a prompt level, a tier, a Tie threshold,
+other judges drawn over it and the paper's frontier, over verdict rows already produced. The
+ladder lines pool, tier by tier, only the splits every drawn judge holds at every level
+(``explore.same_splits``), and the view says which.
 
 The view (what the judge's position-only controls show, the table by tier, one real pair per
 meaning of Tie, the frontier) is drawn when the cell runs, so the explorer is never empty, and
@@ -45,7 +47,11 @@ class Explorer:
             style={"description_width": "initial"})
         self.with_paper = widgets.Checkbox(value=True, indent=False, layout=wide,
                                            description="draw the paper's frontier beside it")
-        self.controls = [self.judge, self.level, self.tier, self.threshold, self.with_paper]
+        self.overlay = widgets.SelectMultiple(options=choices["judge"], value=(),
+                                              description="overlay", rows=min(4, len(
+                                                  choices["judge"])), layout=wide)
+        self.controls = [self.judge, self.level, self.tier, self.threshold, self.overlay,
+                         self.with_paper]
         self.out = widgets.Output()
         self.box = widgets.VBox([*self.controls, self.out])
         for control in self.controls:
@@ -76,25 +82,34 @@ class Explorer:
                     for ex in [explore.example_pairs(self.pairs, self.rows, meaning, judge,
                                                      level, threshold, n=1, seed=self.seed)]
                     if ex]
+        figure, pooled = self._figure(judge, threshold)
         return {"note": Markdown("\n\n".join(notes)),
                 "table": table[TABLE_COLUMNS].round(1),
                 "examples": Markdown("\n\n".join(examples)),
-                "figure": self._figure(judge, threshold)}
+                "figure": figure,
+                "pooled": Markdown("*Each tier's lines pool the same splits at every level and "
+                                   "for every judge drawn:* " + "; ".join(pooled) + ".")}
 
-    def _figure(self, judge: str, threshold: float) -> Image:
-        """The judge's ladder by tier (the paper's judges beside it when ticked), as a PNG made
-        and closed here, so no figure is left open for a later cell or the log console."""
+    def _figure(self, judge: str, threshold: float) -> tuple[Image, list[str]]:
+        """The ladder by tier of the judge and the judges overlaid (the paper's judges beside
+        them when ticked), over the splits all of them hold at every level, as a PNG made and
+        closed here (so no figure is left open for a later cell or the log console); and what
+        each tier pools."""
         import matplotlib.pyplot as plt
 
-        ladder = explore.select(self.rows, judge)
+        drawn = [judge, *(j for j in self.overlay.value if j != judge)]
+        ladder = self.rows[self.rows["judge"].isin(drawn)]
         if threshold and explore.has_probabilities(ladder):
             ladder = frontier.redecide(ladder, tie_margin=threshold)
-        fig = explore.plot_tiers(explore.operating_point(ladder, by=("judge", "level")),
+        ladder, pooled = explore.same_splits(ladder[ladder["level"].notna()])
+        points = explore.operating_point(ladder, by=("judge", "level"))
+        points = points.assign(_o=points["judge"].map(drawn.index)).sort_values("_o")
+        fig = explore.plot_tiers(points.drop(columns="_o"),
                                  self.paper if self.with_paper.value else None)
         png = io.BytesIO()
         fig.savefig(png, format="png", dpi=80, bbox_inches="tight", metadata={"Software": None})
         plt.close(fig)
-        return Image(data=png.getvalue(), format="png")
+        return Image(data=png.getvalue(), format="png"), pooled
 
     # ------------------------------------------------------------------ display
 

@@ -7,9 +7,16 @@ graded workbook written by :mod:`tjb_lib.annotate`: the item order and the side 
 drawn from the seed, the split, tier and gold stay in the key, and a filled workbook re-imports
 like any annotator's. Only the final preference (Q5) is asked; the other questions stay blank,
 so a round is read back as a partial workbook.
+
+In a class (:class:`Class`) each student's code draws its own pairs (unless the teacher fixes
+one shared draw), each code's workbooks live in a folder of their own, and the keys are written
+into a hidden folder, which JupyterLab's file browser neither lists nor opens (its server refuses
+hidden paths), so no student reads a key, their own or another's.
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
 import shutil
 import tempfile
@@ -49,17 +56,25 @@ def instruction(level: str) -> str:
     return load_template(f"ladder_{level}_p0").user.split("\n\n", 1)[0].strip()
 
 
-def draw_pairs(n_per_tier: int, seed: int, scale: str = "default") -> list[Pair]:
+def draw_pairs(n_per_tier: int, seed: int, scale: str = "default",
+               code: str | None = None) -> list[Pair]:
     """``n_per_tier`` pairs from each of the equivalence, soft and moderate tiers, drawn with the
-    seed from the pairs judged at this scale (the first N of each split of the tier,
-    ``tjb_lib.sample``), so a judge's stored verdicts cover the pairs the student sees; never a
-    pair of the shipped example (:func:`example_pair_ids`), so the example a notebook shows
-    before the student has judged can never give the student's key away."""
-    return _draw(n_per_tier, seed, scale, exclude=set(example_pair_ids()))
+    seed (and the student's ``code``, when given: two codes draw apart) from the pairs judged at
+    this scale (the first N of each split of the tier, ``tjb_lib.sample``), so a judge's stored
+    verdicts cover the pairs the student sees; never a pair of the shipped example
+    (:func:`example_pair_ids`), so the example a notebook shows before the student has judged
+    can never give the student's key away."""
+    return _draw(n_per_tier, seed, scale, exclude=set(example_pair_ids()), code=code)
 
 
-def _draw(n_per_tier: int, seed: int, scale: str, exclude: set[str] = frozenset()
-          ) -> list[Pair]:
+def code_entropy(code: str) -> list[int]:
+    """A student's code as seed material (sha256, so it never depends on Python's hash salt)."""
+    digest = hashlib.sha256(code.encode("utf-8")).digest()
+    return [int.from_bytes(digest[i:i + 4], "big") for i in range(0, 16, 4)]
+
+
+def _draw(n_per_tier: int, seed: int, scale: str, exclude: set[str] = frozenset(),
+          code: str | None = None) -> list[Pair]:
     if n_per_tier < 1:
         raise ValueError(f"n_per_tier must be >= 1, got {n_per_tier}")
     out: list[Pair] = []
@@ -70,7 +85,8 @@ def _draw(n_per_tier: int, seed: int, scale: str, exclude: set[str] = frozenset(
         if len(pool) < n_per_tier:
             raise ValueError(f"tier {tier!r} has {len(pool)} pairs at scale {scale!r} besides "
                              f"the example's, fewer than n_per_tier={n_per_tier}")
-        pick = np.random.default_rng([seed, t]).choice(len(pool), n_per_tier, replace=False)
+        entropy = [seed, t] + (code_entropy(code) if code is not None else [])
+        pick = np.random.default_rng(entropy).choice(len(pool), n_per_tier, replace=False)
         out.extend(pool[i] for i in sorted(pick))
     return out
 
@@ -119,16 +135,57 @@ def stem(level: str) -> str:
 
 def answers_path(folder: Path | str, level: str, annotator: str) -> Path:
     """Where a filled round goes: the layout :func:`tjb_lib.annotate.label_sets` reads."""
-    if not re.fullmatch(r"[A-Za-z0-9_-]+", annotator):
-        raise ValueError(f"annotator code must be letters, digits, '-' or '_', got {annotator!r}")
-    return Path(folder) / "labels" / stem(level) / f"{annotator}.csv"
+    return Path(folder) / "labels" / stem(level) / f"{check_code(annotator)}.csv"
 
 
-def export_rounds(pairs: list[Pair], folder: Path | str, seed: int) -> None:
-    """One blind graded workbook (xlsx, csv, key) per level under ``folder``; round i draws its
-    item order and sides from ``seed + i``, so the second round is shuffled afresh."""
+def export_rounds(pairs: list[Pair], folder: Path | str, seed: int,
+                  keys: Path | str | None = None) -> None:
+    """One blind graded workbook (xlsx, csv) per level under ``folder`` and its key in ``keys``
+    (default: beside it); round i draws its item order and sides from ``seed + i``, so the second
+    round is shuffled afresh."""
     for i, level in enumerate(LEVELS):
-        annotate.export_workbooks(pairs, KIND, folder, seed=seed + i, name=stem(level))
+        annotate.export_workbooks(pairs, KIND, folder, seed=seed + i, name=stem(level),
+                                  key_dir=keys)
+
+
+def check_code(code: str) -> str:
+    """A student's code, as a folder and a workbook name take it (ValueError otherwise)."""
+    if not isinstance(code, str) or not re.fullmatch(r"[A-Za-z0-9_-]+", code):
+        raise ValueError(f"annotator code must be letters, digits, '-' or '_', got {code!r}")
+    return code
+
+
+#: the hidden folder (under a class's root) that holds every code's keys
+KEYS = ".keys"
+
+
+@dataclasses.dataclass(frozen=True)
+class Class:
+    """Every student's rounds under ``root`` (outputs/judge_yourself): code C judges the pairs
+    its code draws (all codes the same pairs with ``shared_draw``), from blank workbooks in
+    ``root/C/``; the keys go to ``root/.keys/C/``, where the file browser does not reach."""
+
+    root: Path
+    n_per_tier: int
+    seed: int
+    scale: str = "default"
+    shared_draw: bool = False
+
+    def draw(self, code: str) -> list[Pair]:
+        return draw_pairs(self.n_per_tier, self.seed, self.scale,
+                          None if self.shared_draw else check_code(code))
+
+    def workbooks(self, code: str) -> Path:
+        return Path(self.root) / check_code(code)
+
+    def keys(self, code: str) -> Path:
+        return Path(self.root) / KEYS / check_code(code)
+
+    def prepare(self, code: str) -> Path:
+        """Write the rounds of ``code`` (the same files again on a rerun) and return the folder
+        of its workbooks."""
+        export_rounds(self.draw(code), self.workbooks(code), self.seed, keys=self.keys(code))
+        return self.workbooks(code)
 
 
 def items(folder: Path | str, level: str) -> pd.DataFrame:
@@ -184,20 +241,22 @@ def read_answers(folder: Path | str, level: str, annotator: str) -> dict[str, st
     return dict(zip(given["item_id"], given[ANSWER_COLUMN]))
 
 
-def read_verdicts(folder: Path | str, annotator: str) -> pd.DataFrame:
+def read_verdicts(folder: Path | str, annotator: str,
+                  keys: Path | str | None = None) -> pd.DataFrame:
     """Both rounds of one annotator as verdict rows: one per answered item, with judge (the
     annotator code), protocol "ladder", level, pair_id, split, target_relation, gold, order
     (cited_first when the cited side was shown as A), parsed (A | B | Tie) and decision
-    (cited | plain | tie), read back through the key by :func:`tjb_lib.annotate.import_workbook`.
-    Unanswered items are left out."""
+    (cited | plain | tie), read back through the key (in ``keys``; default beside the workbooks)
+    by :func:`tjb_lib.annotate.import_workbook`. Unanswered items are left out."""
     folder = Path(folder)
+    keys = Path(keys) if keys is not None else folder
     frames = []
     for level in LEVELS:
         path = answers_path(folder, level, annotator)
         if not path.exists():
             continue
         read_answers(folder, level, annotator)  # the saved items are the round's items
-        labels = annotate.import_workbook(path, folder / f"{stem(level)}.key.csv",
+        labels = annotate.import_workbook(path, keys / f"{stem(level)}.key.csv",
                                           annotator=annotator, partial=True)
         labels = labels[labels["preference"].notna()]
         frames.append(pd.DataFrame({

@@ -5,13 +5,12 @@ The screen shows only what an annotator's workbook shows (the round's instructio
 candidates A and B); the key stays on disk until the verdicts are read back. Text is shown in
 ``<pre>`` blocks, HTML-escaped, so FinQA's "$" amounts are never typeset as math, and wrapped
 between words only (JupyterLab's own style for ``<pre>`` breaks words anywhere: "Liber al").
-A student types a code of their own to start afresh (the last student's workbook is kept) or to
-come back to their own.
+A student types a code of their own to start afresh on the pairs that code draws (the last
+student's workbook is kept, and their results leave the screen) or to come back to their own.
 """
 from __future__ import annotations
 
 import html
-from pathlib import Path
 from typing import Callable
 
 import ipywidgets as widgets
@@ -24,17 +23,17 @@ _PRE = ('<pre style="white-space: pre-wrap; word-break: normal; overflow-wrap: b
 
 
 class JudgeYourself:
-    """Both rounds of one student's session over the workbooks in ``folder``.
+    """Both rounds of one student's session in a class (``jy.Class``: each code's own draw and
+    workbooks, the keys apart).
 
     Answers already saved for ``annotator`` are read back first, so reopening the notebook
     resumes where the student stopped. ``on_done(verdicts)`` runs (its output shown under the
     buttons) once every item of both rounds has an answer.
     """
 
-    def __init__(self, folder: Path | str, annotator: str = "you",
+    def __init__(self, klass: jy.Class, annotator: str = "you",
                  on_done: Callable[[pd.DataFrame], None] | None = None):
-        self.folder, self.on_done = Path(folder), on_done
-        self.rounds = [(level, jy.items(self.folder, level)) for level in jy.LEVELS]
+        self.klass, self.on_done = klass, on_done
         self.code = widgets.Text(value=annotator, description="your code",
                                  tooltip="letters, digits, - or _")
         self.start = widgets.Button(description="Start with this code",
@@ -63,16 +62,18 @@ class JudgeYourself:
         """Judge as ``annotator``: resume that code's saved answers, or start afresh with a new
         code (every other code's workbook stays as it is)."""
         try:
-            jy.answers_path(self.folder, jy.LEVELS[0], annotator)  # a code the workbook takes
+            jy.check_code(annotator)
         except ValueError as e:
             if not hasattr(self, "annotator"):
                 raise  # the notebook's own parameter: say so where it is set
             self.status.value = f"<b>{html.escape(str(e))}</b>"
             return
+        self.output.outputs = ()  # the last student's results go first (their workbook stays)
+        self.folder = self.klass.prepare(annotator)
+        self.rounds = [(level, jy.items(self.folder, level)) for level in jy.LEVELS]
         self.annotator = self.code.value = annotator
         self.answers = {level: jy.read_answers(self.folder, level, annotator)
                         for level in jy.LEVELS}
-        self.output.outputs = ()  # the last student's results go (their workbook stays)
         self.position = self._first_open()
         self._show()
         if self.position is None:
@@ -151,7 +152,8 @@ class JudgeYourself:
             box.value = f"<b>Candidate {column[-1]}</b>" + _PRE.format(html.escape(item[column]))
 
     def _finish(self) -> None:
-        verdicts = jy.read_verdicts(self.folder, self.annotator)
+        verdicts = jy.read_verdicts(self.folder, self.annotator,
+                                    keys=self.klass.keys(self.annotator))
         self.output.clear_output()
         if self.on_done is not None:
             with self.output:

@@ -27,9 +27,15 @@ from tjb_lib.sample import SCALES
 from tjb_lib.protocols.specs import setting_name
 from tjb_lib.report import present, save_figure, write_table
 
+#: what a reader of a comparison table needs, in this order, after the row's own keys; every other
+#: column (n_unparsed, n_failed, interval kind, the judge, notes) is in the CSV a link away
+READER_COLUMNS = ("setting", "metric", "quantity", "paper", "unit", "ours", "ours 95% CI", "n",
+                  "unparsed", "agrees", "status")
+#: the columns that identify a row of a comparison or claims table (kept before the others)
+ROW_KEYS = ("paper_judge", "claim_id")
 #: papermill parameters and the types they must have (a string "False" is not False)
 PARAMETERS = {"judge": (str,), "scale": (str,), "seed": (int,), "replay_only": (bool,),
-              "outputs_dir": (str, Path)}
+              "outputs_dir": (str, Path), "base_url": (str,), "model": (str,)}
 SCRATCH = Path(".cache") / "splits"  # other seeds build here (gitignored), never in data/splits
 
 
@@ -43,14 +49,16 @@ class ParameterError(ValueError):
 
 
 def check_parameters(judge: str, scale: str = "default", seed: int = 0,
-                     replay_only: bool = False, outputs_dir: str | Path = "") -> JudgeSpec:
+                     replay_only: bool = False, outputs_dir: str | Path = "",
+                     base_url: str = "", model: str = "") -> JudgeSpec:
     """Fail early, in one line (``ParameterError``), on a parameter of the wrong type or a name
     the library does not know: ``replay_only="False"`` and ``seed="abc"`` are errors, not True
-    and a seed. Returns the judge the name resolves to, for the rest of the notebook."""
+    and a seed. Returns the judge the name resolves to (with ``base_url`` and ``model``, as
+    ``judge --base-url --model`` resolves it), for the rest of the notebook."""
     from tjb_lib.judges.catalog import resolve
 
     values = {"judge": judge, "scale": scale, "seed": seed, "replay_only": replay_only,
-              "outputs_dir": outputs_dir}
+              "outputs_dir": outputs_dir, "base_url": base_url, "model": model}
     for name, value in values.items():
         types = PARAMETERS[name]
         if isinstance(value, bool) and bool not in types or not isinstance(value, types):
@@ -60,12 +68,19 @@ def check_parameters(judge: str, scale: str = "default", seed: int = 0,
     if not judge:
         raise ParameterError("parameter judge must name a judge, got ''")
     try:
-        spec = resolve(judge)
+        spec = resolve(judge, base_url or None, model or None)
     except (KeyError, ValueError) as e:
         raise ParameterError(f"parameter judge: {e.args[0] if e.args else e}") from None
     if scale not in SCALES:
         raise ParameterError(f"unknown scale {scale!r}; known scales: {', '.join(SCALES)}")
     return spec
+
+
+def claim_columns() -> tuple[str, ...]:
+    """The columns of a claims table (``tjb_lib.claims``)."""
+    from tjb_lib.claims import COLUMNS
+
+    return COLUMNS
 
 
 def output_dirs(judge: str, outputs_dir: str | Path | None = None) -> tuple[Path, Path]:
@@ -75,8 +90,13 @@ def output_dirs(judge: str, outputs_dir: str | Path | None = None) -> tuple[Path
     return root / "tables", root / "figures"
 
 
-def about_judge(spec: JudgeSpec) -> str:
-    """Who our judge is, beside the paper's five: the one paragraph every notebook shows."""
+def about_judge(spec: JudgeSpec, returned: Sequence[str] = ()) -> str:
+    """Who our judge is, beside the paper's five: the one paragraph every notebook shows. It opens
+    with the judge as it ran (``tjb_lib.judge_identity``: endpoint, the ids it answered as), so a
+    catalog name served by another model is never read as the paper's judge."""
+    from tjb_lib.judge_identity import identity
+
+    who = identity(spec, returned)
     if spec.role == "embedded":
         return (f"**Our judge: `{spec.name}`** ({spec.model}), a 135M-parameter model that runs "
                 "on a laptop CPU, not one of the paper's judges (GPT-5.5, Claude Sonnet 4.6, "
@@ -87,9 +107,9 @@ def about_judge(spec: JudgeSpec) -> str:
                 "table names our judge in its `judge` column, with our n, the unparsed share "
                 "and a 95% interval beside the paper's value. Run a paper judge by name "
                 "(`judge = \"gpt-5.5\"`, ...) to compare like with like.")
-    return (f"**Our judge: `{spec.name}`** ({spec.model}; {spec.role}). {spec.notes} Every "
-            "table names it in its `judge` column, with our n, the unparsed share and a 95% "
-            "interval beside the paper's value.")
+    return (f"{who.describe()} {spec.notes} Every table names it in its `judge` column, with our "
+            "n, the unparsed share and a 95% interval beside the paper's value.").replace(
+                "  ", " ")
 
 
 def show_every_column() -> None:
@@ -165,6 +185,13 @@ class Notebook:
                      parsed=("parsed", "sum"), unparsed=("unparsed", "sum"),
                      failed=("failed", "sum")).reset_index())
 
+    @property
+    def returned(self) -> list[str]:
+        """The model ids the judge's endpoint answered as, from its verdict rows."""
+        from tjb_lib.judge_identity import from_rows
+
+        return list(from_rows(self.spec, self.rows).returned)
+
     @cached_property
     def position(self) -> list[dict]:
         return position_levels(self.rows, self.judge)
@@ -219,7 +246,7 @@ class Notebook:
             _display(fig)
             plt.close(fig)
             _display(f.caption)
-        return present(table)
+        return self.reader(table, name)
 
     def claims(self) -> pd.DataFrame:
         """The paper's in-text numbers this notebook computes, ours beside each
@@ -228,7 +255,50 @@ class Notebook:
 
         table = self.marked(claims.table(self))
         write_table(table, f"claims_{self.name}", self.tables, self.notes(table))
-        return present(table)
+        if self.position_driven:  # the caveat REPORT.md puts above its claims, here too
+            _display(f"*{caveat(self.judge)}*")
+        return self.reader(table, f"claims_{self.name}")
+
+    def reader(self, table: pd.DataFrame, name: str) -> pd.DataFrame:
+        """A table as the notebook shows it (``report.present``): for a table with the paper's
+        values beside ours, only the row's keys and :data:`READER_COLUMNS`, so it fits the
+        notebook's width, with a link to the CSV that holds every column (the judge is named
+        above it)."""
+        shown = present(table)
+        if {"paper", "ours"} <= set(table.columns):
+            if "status" in table.columns:
+                shown["status"] = table["status"].fillna("").to_numpy()
+            claims = "claim_id" in table.columns  # its quantity says what the setting is
+            keys = [c for c in shown.columns if c in ROW_KEYS] + [
+                c for c in shown.columns if c in table.columns and c not in ROW_KEYS
+                and c not in READER_COLUMNS and c not in compare.OUT_COLUMNS
+                and c not in claim_columns()]
+            lead = keys + [c for c in READER_COLUMNS if c in shown.columns
+                           and not (claims and c == "setting")]
+        else:  # a table of ours: without the counts behind its rates and the judge's name
+            lead = [c for c in shown.columns if not (
+                (c.startswith("n_") and c[2:] in shown.columns) or c == "unparsed 95% CI"
+                or (c == "judge" and shown[c].nunique() <= 1))]
+        if lead == list(shown.columns):
+            return shown
+        from tjb_lib.judge_identity import from_rows
+
+        who = from_rows(self.spec, self.rows)
+        stand_in = f" ({who.not_papers})" if who.stand_ins else ""
+        _display(f"Ours: `{self.judge}`{stand_in}. The columns a reader needs; every column and "
+                 f"digit: [{name}.csv]({self._link(name)}).")
+        return shown[lead]
+
+    def _link(self, name: str) -> str:
+        """The table's CSV as a link from where this notebook is read: beside the executed copy
+        (``../tables/``) in a judge's results, else relative to the running notebook."""
+        import os
+
+        from tjb_lib.results import STAGING_ENV
+
+        if os.environ.get(STAGING_ENV):
+            return f"../tables/{name}.csv"
+        return Path(os.path.relpath(self.tables / f"{name}.csv", Path.cwd())).as_posix()
 
     def marked(self, table: pd.DataFrame) -> pd.DataFrame:
         """A table with an ``agrees`` column, plus :data:`DRIVEN_COLUMN` beside it: whether this
@@ -243,7 +313,11 @@ class Notebook:
     def notes(self, table: pd.DataFrame, controls: bool = False) -> list[str]:
         """What a written table says under it: the position-driven caveat (not on the controls
         themselves), then the rule of its ``agrees`` column."""
-        out = [f"*{caveat(self.judge)}*"] if self.position_driven and not controls else []
+        from tjb_lib.judge_identity import from_rows
+
+        who = from_rows(self.spec, self.rows)
+        out = [f"*Ours: {self.judge} {who.not_papers}.*"] if who.stand_ins else []
+        out += [f"*{caveat(self.judge)}*"] if self.position_driven and not controls else []
         return out + ([RULE] if "agrees" in table.columns else []) + interval_notes(table)
 
     # ------------------------------------------------------------------ splits (notebook 00)
@@ -294,20 +368,22 @@ class Notebook:
 
 
 def setup(name: str, judge: str, scale: str, seed: int, replay_only: bool,
-          outputs_dir: str | Path = "", also: Sequence[str] = ()) -> Notebook:
+          outputs_dir: str | Path = "", also: Sequence[str] = (), base_url: str = "",
+          model: str = "") -> Notebook:
     """Check the parameters, load the notebook's verdict rows and say who is judging.
 
     ``also`` names floats of other notebooks this one shows (drawn here, written by their own
     notebook). Under ``replay_only`` a run with no stored verdicts is listed, not judged, and
-    its cells say "not run".
+    its cells say "not run". ``base_url`` and ``model`` point the judge at a served model, as
+    ``judge --base-url --model`` does.
     """
-    spec = check_parameters(judge, scale, seed, replay_only, outputs_dir)
+    spec = check_parameters(judge, scale, seed, replay_only, outputs_dir, base_url, model)
     show_every_column()
     nb = Notebook(name, spec, scale, seed, replay_only, outputs_dir, also)
     nb.load()
     if nb.rows.empty and not nb.not_stored:
         return nb  # a notebook that reads no verdicts (00, 01)
-    _display(about_judge(nb.spec))
+    _display(about_judge(nb.spec, nb.returned))
     _display(nb.caution())
     _display(nb.runs())
     if nb.not_stored:

@@ -131,7 +131,8 @@ def default_judge() -> str:
 
 def reproduce(only: str | None = None, replay_only: bool = False, judge: str | None = None,
               scale: str | None = None, outputs_dir: str | Path | None = None,
-              workers: int | None = None) -> int:
+              workers: int | None = None, base_url: str | None = None,
+              model: str | None = None) -> int:
     """Run every notebook (or those ``only`` names); stop at the first failure with a clear
     message.
 
@@ -140,14 +141,16 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
     ran: a failed run leaves them as they were. Judge calls go through the response store, so
     shipped raw outputs are replayed and only what is missing is judged; ``replay_only`` forbids
     any new call (CI, quick checks) and lets ``workers`` notebooks (default: one per core, at most
-    ``REPLAY_WORKERS``) run at once.
+    ``REPLAY_WORKERS``) run at once. ``base_url`` and ``model`` point the judge at a served
+    model under its own name, as ``judge --base-url --model`` does.
     """
     import papermill as pm
 
     from tjb_lib.notebook import check_parameters
 
-    spec = check_parameters(judge or default_judge())  # a name no notebook takes: one line
-    parameters = {"replay_only": replay_only}
+    served = served_parameters(base_url, model)
+    spec = check_parameters(judge or default_judge(), **served)  # a name no notebook takes
+    parameters = {"replay_only": replay_only, **served}
     if judge:
         parameters["judge"] = judge
     if scale:
@@ -181,7 +184,7 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
                           f"the results in {final} are as they were.", file=sys.stderr)
                     return 1
                 print(f"{source.name:40s} ok  {seconds:6.1f} s", flush=True)
-        report = write_report(staging)
+        report = write_report(staging, spec)
         results.publish(staging, final)
     finally:
         del os.environ[results.STAGING_ENV]
@@ -208,8 +211,16 @@ def _keep_failed(staging: Path, final: Path, stem: str) -> Path | None:
     return Path(shutil.move(failed, final / "notebooks" / failed.name))
 
 
-def write_report(folder: Path) -> Path:
-    """REPORT.md in a judge's results folder, from every table and figure written there."""
-    from tjb_lib import report_index
+def served_parameters(base_url: str | None, model: str | None) -> dict[str, str]:
+    """The notebooks' ``base_url`` and ``model`` parameters for a served judge (none when the
+    judge is called where its catalog entry says)."""
+    return {k: v for k, v in (("base_url", base_url), ("model", model)) if v}
 
-    return report_index.write(folder)
+
+def write_report(folder: Path, spec=None) -> Path:
+    """REPORT.md in a judge's results folder, from every table and figure written there, opening
+    with the judge ``spec`` as its run metadata records it (endpoint, the ids it answered as)."""
+    from tjb_lib import report_index
+    from tjb_lib.judge_identity import from_metadata
+
+    return report_index.write(folder, from_metadata(spec) if spec is not None else None)
