@@ -382,7 +382,7 @@ def _print_like(value: float | str, like: str, gold: float | str) -> str:
     """A recomputed step result printed like the gold step's result ``like`` (value ``gold``)."""
     if isinstance(value, str):
         return value
-    m = re.search(r"-?\d[\d,]*(?:\.\d+)?", like)
+    m = re.search(r"-?(?:\d[\d,]*(?:\.\d+)?|\.\d+)", like)       # ".11" is 0.11, not 11
     shown = float(m.group(0).replace(",", "")) if m else 0.0
     percent = isinstance(gold, float) and abs(shown - gold * 100) < abs(shown - gold)
     scale = 100.0 if percent else 1.0
