@@ -9,6 +9,8 @@ or the clause of the sentence it sits in, so that a reasoning step can say what 
 """
 from __future__ import annotations
 
+import collections
+import functools
 import re
 from dataclasses import dataclass
 
@@ -154,6 +156,9 @@ class Figure:
         if self.period or is_period(self.measure):
             return None
         row, col = mid(self.row), mid(self.col)
+        if row and row.lower() == "total" and col and MATURITY.fullmatch(col.lower()):
+            low = col.lower()                         # "total due in less than 1 year"
+            return f"total due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
         if col and col.lower() == "total":            # the row's total: "total debt"
             col, row = None, (row if not row or row.lower().startswith("total")
                               else f"total {row}")
@@ -164,9 +169,6 @@ class Figure:
         if col and MATURITY.fullmatch(col.lower()):   # "long-term debt due in 1-3 years"
             low = col.lower()
             return f"{row} due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
-        if col and not re.search(r"\b[A-Z]{2,}|\d", col) \
-                and not any(w.lower() in PLACE_WORDS for w in col.split()):
-            col = col.lower()                         # "(One-Percentage-Point Increase)"
         return f"{row} ({col})" if col else row
 
 
@@ -186,6 +188,8 @@ def when(period: str) -> str:
     low = period.lower()
     if re.match(r"(?:the\s)?(?:fiscal|years?|three|six|nine|twelve|quarters?|first|second|third|"
                 r"fourth|q[1-4])\b", low):
+        period = re.sub(r"\b(Year|Years|Ended|Ending|Fiscal|Months)\b",       # "Year Ended ..."
+                        lambda m: m.group(1).lower(), period)
         return f"for {period}"
     if re.search(r"/|\b(?:%s|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b" % "|".join(MONTHS),
                  low):
@@ -336,10 +340,12 @@ _CLAUSE = frozenset("we our it they he she which that who had has have held reco
                     "anticipate include includes included be been being there also would will "
                     "may could did does approximately about realized incurred totaled became become remained "
                     "becomes fixed effectively".split())
+_PARTICIPLES = frozenset("included recorded reported reflected sold held issued paid received "
+                         "acquired purchased made recognized".split())
 _DETS = ("the", "a", "an", "these", "this", "those", "our", "its", "their", "such", "total of")
 _VAGUE = frozenset("total amount amounts balance increase decrease change figure sum expense "
                    "expenses cost costs income revenue revenues payment payments net "
-                   "approximately rate value".split())
+                   "approximately rate value investment".split())
 
 
 def _noun_phrase(words: list[str]) -> str | None:
@@ -350,7 +356,10 @@ def _noun_phrase(words: list[str]) -> str | None:
         words = words[:-1]
     if not 1 <= len(words) <= 8 or any(re.search(r"\d", w) for w in words):
         return None
-    if " at a " in f" {' '.join(words)} " or " at an " in f" {' '.join(words)} ":
+    if {"million", "billion", "thousand"} & set(words):
+        return None                                  # "million net": a unit, not a name
+    if " at a " in f" {' '.join(words)} " or " at an " in f" {' '.join(words)} " \
+            or words[:2] == ["net", "of"]:
         return None                                  # "common stock at an exercise price"
     if all(w in _VAGUE or w in _LOOSE_ENDS for w in words):
         return None
@@ -392,11 +401,11 @@ def _name(line: str, start: int, end: int) -> str | None:
     if not m:
         return None
     words = _DATED.sub("", m.group("np")).split()
+    tail = [k for k, w in enumerate(words[:-1]) if k and w in _PARTICIPLES and words[k + 1] in
+            ("in", "as", "to", "by", "on", "under", "at", "through", "from", "for")]
+    words = words[:tail[0]] if tail else words      # "loans sold as a participant ..." -> "loans"
     cut = [k for k, w in enumerate(words) if w in _CLAUSE]
-    words = words[cut[-1] + 1:] if cut else words
-    cut = [k for k, w in enumerate(words[:-1]) if k and w in ("included", "recorded", "reported",
-                                                              "reflected") and words[k + 1] == "in"]
-    found = _noun_phrase(words[:cut[0]] if cut else words)
+    found = _noun_phrase(words[cut[-1] + 1:] if cut else words)
     if found and m.group("verb") in ("increased", "decreased", "rose", "fell", "grew", "declined"):
         change = "increase" if m.group("verb") in ("increased", "rose", "grew") else "decrease"
         return f"the {change} in {found}"
@@ -470,15 +479,33 @@ def _printed_figures(table: tuple[tuple[str, ...], ...], row: int, index: int) -
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """Words the filings of at least two companies use in running text (so "Inventories" is a
+    word, "Masco" a name); months and places are left out."""
+    from tjb_lib.data import load_finqa
+    seen: dict[str, set[str]] = collections.defaultdict(set)
+    for item in load_finqa():
+        company = item.filename.split("/")[0]
+        text = " ".join([item.question, *(t for k, t in item.gold_inds if k.startswith("text"))])
+        for w in set(re.findall(r"[a-z][a-z-]+", text.lower())):
+            seen[w].add(company)
+    return frozenset(w for w, c in seen.items()
+                     if len(c) >= 2 and w not in MONTHS and w not in PLACE_WORDS)
+
+
 def mid(text: str | None) -> str | None:
     """A printed header as it reads inside a sentence: "Net revenue" -> "net revenue", a name
     ("Ball Corporation", "Arkansas", "HPL") kept."""
     if not text:
         return text
     first, *rest = text.split()
-    if (re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", first) and first.lower() not in PLACE_WORDS
-            and first.lower() not in MONTHS
-            and not (rest and re.fullmatch(r"[A-Z][a-z]+\W*", rest[0]))):
+    if first.isupper() and first.lower() in common_words():               # "TOTAL"
+        return first.lower() + text[len(first):]
+    if (re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)*", first) and first.lower() not in PLACE_WORDS
+            and first.lower() not in MONTHS and (rest or first.lower() in common_words())
+            and not any(re.fullmatch(r"[A-Z][a-z]+\W*", w) and w.lower().strip(",.") not in MONTHS
+                        for w in rest)):
         return first.lower() + text[len(first):]
     return text
 
@@ -500,7 +527,21 @@ def header(text: str) -> str | None:
     if len(text.split()) > 12:
         return None                      # a note, not a header
     text = re.sub(r"\s-(?=\d)", "–", text)                              # "2021 -22"
-    return text
+    return _title_down(text)
+
+
+def _title_down(text: str) -> str:
+    """A Title Case header in sentence case after its first word ("Gross Goodwill At" ->
+    "Gross goodwill at"), a name kept ("JP Morgan Chase", "Ralph Lauren", "December")."""
+    words = text.split(" ")
+    for k in range(1, len(words)):
+        w, before = words[k], words[k - 1]
+        name_before = bool(re.fullmatch(r"[A-Z][\w&.-]*", before)) and \
+            before.lower() not in common_words()
+        if re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", w) and w.lower() in common_words() \
+                and not name_before:
+            words[k] = w.lower()
+    return " ".join(words)
 
 
 def figures(gold_inds: tuple[tuple[str, str], ...],

@@ -33,6 +33,12 @@ def _word(w: str, ticker: str) -> str:
     return w
 
 
+def name_case(text: str) -> str:
+    """A figure's name taken from lowercased text with its acronyms, months and places in
+    capitals ("specific reserves in the ALLL"), the rest as it is."""
+    return re.sub(r"[a-z][a-z.&']*", lambda m: _lead(m.group(0), ""), text)
+
+
 def sentence_case(text: str, ticker: str = "") -> str:
     """Lowercased filing text in sentence case: the first letter, months, places, acronyms,
     "U.S." and the ticker in capitals; text that has capitals already is left as printed."""
@@ -100,8 +106,9 @@ def row_sentence(table: tuple[tuple[str, ...], ...], row: int) -> str | None:
     percent = all("%" in v for _, v in cells)
     tail = f" ({unit(table)})" if unit(table) and not percent else ""
     be = _be(name)
-    if len(cells) == 1 and heads[0] is None:
-        return f"{name} {be} {cells[0][1]}{tail}."
+    if len(cells) == 1 and (heads[0] is None or heads[0].lower() == "total"):
+        verb = "totalled" if heads[0] else be
+        return f"{name} {verb} {cells[0][1]}{tail}."
     if None in heads or len(set(heads)) < len(heads):
         return None
     dated = [(h, v) for h, v in cells if is_period(h)]
@@ -126,6 +133,10 @@ def evidence_line(key: str, text: str, table: tuple[tuple[str, ...], ...],
     said = sentence_case(clean_line(text), ticker)
     said = re.sub(r"^(?:The company|We)\b", ticker, said)          # the company by its name
     said = re.sub(r"^(?:The company's|Our)\b", f"{ticker}'s", said)
-    if re.match(r"(?:This|These|That|Those|It|Its|They|Their|Such|He|She)\b", said):
+    if re.match(r"(?:This|These|That|Those|It|Its|They|Their|Such|He|She)\b"
+                r"|(?!Included|Based|Compared|Related)[A-Z][a-z]+ed (?:with|the|a|an|to|by|on)\b",
+                said):
         return None                                 # it leans on a sentence the line lacks
+    if re.search(r"\b(?:no|nos|inc|corp|co|fin|sfas)\.$", said, re.I):
+        return None                                 # cut off ("related to adopting FIN no.")
     return said

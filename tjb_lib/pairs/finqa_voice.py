@@ -12,12 +12,14 @@ steps alike.
 """
 from __future__ import annotations
 
+import collections
 import random
 import re
 from dataclasses import dataclass
 
 from tjb_lib.data import FinQAStep
 from tjb_lib.pairs.filing import Figure, is_period, locate, mid, when
+from tjb_lib.pairs.filing_prose import name_case
 
 # Within a pool, phrasings open and link with different words, and at most one opens on {x}
 # (an earlier result, "the difference (94)", when a step is left out), so that no wording of
@@ -214,7 +216,7 @@ def what(fig: Figure) -> tuple[str | None, str | None]:
     """(measure, period) of a figure: a table cell's headers, a sentence figure's name and
     year."""
     if fig.quote is not None:
-        return fig.name, (str(fig.year) if fig.year else None)
+        return (name_case(fig.name) if fig.name else None), (str(fig.year) if fig.year else None)
     if fig.period and fig.measure and not is_period(fig.measure):
         return mid(fig.measure), fig.period
     return None, None
@@ -282,7 +284,20 @@ def unnamed(steps: tuple[FinQAStep, ...], figs: list[Figure]) -> bool:
                 return True
             if o.figure is not None and o.figure.label() is None:
                 return True
-    return False
+    read = [(k, o.figure) for k in range(len(steps)) for o in operands(k, steps, figs)
+            if o.figure is not None]
+    labels = collections.defaultdict(set)
+    for k, f in read:
+        labels[f.label()].add((f.line, f.printed, f.row, f.col, f.number))
+    if any(len(found) > 1 for found in labels.values()):
+        return True                 # two figures the reader cannot tell apart by their names
+    for i in range(len(steps)):                    # a step with nothing named: bare arithmetic
+        a, b = operands(i, steps, figs)
+        if op_name(steps[i]) not in _COMPARE and a.figure is None and a.step is None \
+                and b.figure is None and b.step is None:
+            return True
+    adds = [f for k, f in read if op_name(steps[k]) == "add"]
+    return len(adds) != len(set(adds))      # one figure summed twice: the program misreads a row
 
 
 def _phrase(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure],
@@ -291,7 +306,10 @@ def _phrase(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure],
         return derived(o.step, steps, figs, omitted, o.text)
     if o.step is not None:
         return f"{noun(o.step, steps, figs)} ({o.text})"
-    return (o.figure.label() if o.figure is not None else None) or o.text
+    label = o.figure.label() if o.figure is not None else None
+    if label and o.figure.quote is not None:
+        label = name_case(label)                      # "specific reserves in the ALLL"
+    return label or o.text
 
 
 def _pool(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand) -> tuple[str, ...]:
@@ -330,6 +348,7 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure],
     op = op_name(steps[k])
     if _change(a, b) and op in ("minus", "subtract", "add"):
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
+        pa, pb = (when(p).split(" ", 1)[1] for p in (pa, pb))    # "year ended ...", not "Year"
         return (f"the change in {m} from {pb} to {pa} ({shown})" if op != "add"
                 else f"the combined {m} for {pb} and {pa} ({shown})")
     x, y = (_phrase(o, steps, figs, omitted) for o in (a, b))
