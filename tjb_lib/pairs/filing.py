@@ -534,6 +534,9 @@ def _title_down(text: str) -> str:
     """A Title Case header in sentence case after its first word ("Gross Goodwill At" ->
     "Gross goodwill at"), a name kept ("JP Morgan Chase", "Ralph Lauren", "December")."""
     words = text.split(" ")
+    if words[0] == "The" or re.search(r"\b(?:Inc|Corp|Corporation|Incorporated|Group|Company|Ltd|"
+                                      r"PLC|LLC|Index)\b", text):
+        return text                                  # a company's or an index's name
     for k in range(1, len(words)):
         w, before = words[k], words[k - 1]
         name_before = bool(re.fullmatch(r"[A-Z][\w&.-]*", before)) and \
