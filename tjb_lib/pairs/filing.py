@@ -500,7 +500,7 @@ def mid(text: str | None) -> str | None:
     if not text:
         return text
     first, *rest = text.split()
-    if first.isupper() and first.lower() in common_words():               # "TOTAL"
+    if first in ("TOTAL", "NET", "OTHER", "BALANCE"):                    # "TOTAL"
         return first.lower() + text[len(first):]
     if (re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)*", first) and first.lower() not in PLACE_WORDS
             and first.lower() not in MONTHS and (rest or first.lower() in common_words())
@@ -542,7 +542,7 @@ def _title_down(text: str) -> str:
         name_before = bool(re.fullmatch(r"[A-Z][\w&.-]*", before)) and \
             before.lower() not in common_words()
         if re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", w) and w.lower() in common_words() \
-                and not name_before:
+                and not name_before and before != "United":
             words[k] = w.lower()
     return " ".join(words)
 

@@ -45,6 +45,7 @@ def sentence_case(text: str, ticker: str = "") -> str:
     if re.search(r"[A-Z]", text):
         return text[:1].upper() + text[1:]
     out = re.sub(r"[a-z][a-z.&']*", lambda m: _lead(m.group(0), ticker), text)
+    out = re.sub(r"\bunited (states|kingdom)\b", lambda m: f"United {m.group(1).capitalize()}", out)
     out = re.sub(r"(^|(?<![A-Z]\.[A-Z])(?<!Inc)(?<!Corp)[.!?]\s+)([a-z])",
                  lambda m: m.group(1) + m.group(2).upper(), out)
     return out
