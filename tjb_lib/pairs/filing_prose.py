@@ -94,8 +94,8 @@ def row_sentence(table: tuple[tuple[str, ...], ...], row: int) -> str | None:
     2014 (in millions).", "In 2020, operating leases were 378 and capital leases 155.",
     "Arkansas: residential 390,668 and total customers 438,701."; None where its headers do
     not name its cells."""
-    if not table or row <= 0 or row >= len(table):
-        return None
+    if not table or row <= 0 or row >= len(table) or not table[row]:
+        return None                         # no printed row lines up with this one
     name = header(table[row][0])
     cells = [(mid(header(table[0][j])), _value(c)) for j, c in enumerate(table[row][1:], start=1)
              if re.search(r"\d", c)]
