@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from tjb_lib import coherence, paths
+from tjb_lib import coherence, finqa_rules, paths
 from tjb_lib.coherence import sentences, words
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs import SPLIT_NAMES, load_split, registry
@@ -268,6 +268,7 @@ def audit_split(name: str, pairs: list[Pair], items: dict, seed: int = SEED) -> 
                           f"(budget {budget:.0%})")
     if dangling:
         a.breaches.append(f"{dangling} pairs name a hop without its evidence (budget 0)")
+    a.breaches += finqa_rules.breaches(pairs)
     return a
 
 

@@ -171,7 +171,8 @@ def _intended(p: Pair, sentence: str, items: dict) -> bool:
         mine = content_words(sentence)
         return bool(mine) and len(mine & dropped) >= 0.5 * len(mine)
     if differs == "omitted_sentences":
-        omitted = {_norm(s) for s in p.meta.get("omitted_sentences", [])}
+        omitted = {_norm(s) for k in ("omitted_sentences", "restated_sentences")
+                   for s in p.meta.get(k, [])}
         return sentence in omitted
     return False
 

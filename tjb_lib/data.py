@@ -7,6 +7,7 @@ silently or half-used.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,9 @@ class FinQAItem:
     program: str
     steps: tuple[FinQAStep, ...]
     gold_inds: tuple[tuple[str, str], ...]   # (key such as "table_4", text) in file order
+    # The filing's table as printed (case, commas, units), row for row with the linearised
+    # one; empty where the record's two tables do not line up cell for cell.
+    table: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -198,8 +202,31 @@ def load_finqa(files: tuple[Path, ...] | list[Path] | None = None) -> list[FinQA
                 id=rid, file=path.name, filename=_require(rec, "filename", str, path, i, rid),
                 question=q("question", str), answer=q("answer", str),
                 exe_ans=q("exe_ans", (int, float, str)), program=q("program", str),
-                steps=tuple(steps), gold_inds=tuple(gold.items())))
+                steps=tuple(steps), gold_inds=tuple(gold.items()),
+                table=_printed_table(rec)))
     return items
+
+
+def _printed_table(rec: dict) -> tuple[tuple[str, ...], ...]:
+    """``table_ori`` row for row with the linearised ``table``: where the printed table has
+    header rows the linearisation merged into one, the last of them is the header and the
+    corner keeps a unit an earlier one states ("(in millions)"); a row whose cells do not line
+    up is left empty; () where the two cannot be lined up."""
+    ori, flat = rec.get("table_ori"), rec.get("table")
+    if not (isinstance(ori, list) and isinstance(flat, list) and flat and ori):
+        return ()
+    if any(not isinstance(a, list) or not all(isinstance(c, str) for c in a) for a in ori):
+        return ()
+    extra = len(ori) - len(flat)
+    if not 0 <= extra <= 2 or not isinstance(flat[0], list) or len(ori[extra]) != len(flat[0]):
+        return ()
+    head = list(ori[extra])
+    units = [c for row in ori[:extra] for c in row if re.search(r"\bin\s(?:millions|thousands|billions)", c, re.I)]
+    if units and not head[0].strip():
+        head[0] = units[0]
+    rows = [tuple(head)] + [tuple(a) if isinstance(b, list) and len(a) == len(b) else ()
+                            for a, b in zip(ori[extra + 1:], flat[1:])]
+    return tuple(rows)
 
 
 # ----------------------------------------------------------------------------- HumanEval

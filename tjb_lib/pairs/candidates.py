@@ -16,8 +16,10 @@ import re
 
 from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
 from tjb_lib.pairs import voice
-from tjb_lib.pairs.filing import clean_line, figures, residue
-from tjb_lib.pairs.finqa_voice import arg_text, op_name, step_sentences
+from tjb_lib.pairs.filing import clean_line, figures, period_years, residue
+from tjb_lib.pairs.filing_prose import evidence_line, sentence_case
+from tjb_lib.pairs.finqa_voice import (arg_text, op_name, operands, period_clash, step_sentences,
+                                       unnamed)
 from tjb_lib.pairs.reasoning import conclude, link
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence
@@ -246,9 +248,67 @@ def finqa_check(item: FinQAItem) -> str | None:
         return str(e)
     if any(residue(clean_line(text)) for _, text in item.gold_inds):
         return "dataset residue in a gold line"
+    if any(k.startswith("table") for k, _ in item.gold_inds) and not item.table:
+        return "the printed table does not line up with its linearisation"
+    unwritten = [k for n, (k, t) in enumerate(item.gold_inds)
+                 if n in used_lines(item) and evidence_line(k, t, item.table, ticker(item)) is None]
+    if any(k.startswith("table") for k in unwritten):
+        return "a table row whose headers do not name its cells"
+    if unwritten:
+        return "a filing sentence that leans on one before it"
+    if unnamed(item.steps, figures(item.gold_inds, item.table)):
+        return "a figure the gold lines do not name"
+    year = year_problem(item)
+    if year:
+        return year
     if not is_clean(finqa_candidate(item)):
         return "display syntax in a gold line"
     return None
+
+
+def question_years(question: str) -> set[int]:
+    """The years a question asks about ("2012", "12/31/2016")."""
+    return period_years(question) | period_years(" ".join(re.findall(r"\d\d?/\d\d?/\d\d\b",
+                                                                     question)))
+
+
+def year_problem(item: FinQAItem) -> str | None:
+    """Where the question and the program disagree on the year: the latest year a program
+    operand belongs to is not the latest year the question asks about (a 2012-on-2011
+    question answered by dividing 2011 by 2010, a 2018 question answered from 2016 figures),
+    or a question over two years draws on an earlier year than its first. None: they agree, or
+    either says no year."""
+    asked = question_years(item.question)
+    figs = figures(item.gold_inds, item.table)
+    read = [o.figure for i in range(len(item.steps)) for o in operands(i, item.steps, figs)
+            if o.figure is not None]
+    used = {y for f in read for y in f.years}
+    quarters = {q for o in read for q in _quarters(" ".join(filter(None, (o.row, o.col))))}
+    if _quarters(item.question) and quarters - _quarters(item.question):
+        return "the question and the program disagree on the quarter"
+    if period_clash(item.steps, figs):
+        return "the program sets figures of different years against each other"
+    if not asked or not used:
+        return None
+    if max(used) != max(asked):
+        return "the question and the program disagree on the year"
+    if len(asked) >= 2 and min(used) < min(asked):
+        return "the question and the program disagree on the year"
+    return None
+
+
+def _quarters(text: str) -> set[int]:
+    """The quarters a text names ("4th quarter", "fourth quarter", "Q4", "4th Qtr")."""
+    words = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+    out = {int(m) for m in re.findall(r"\b([1-4])(?:st|nd|rd|th)\s(?:quarter|qtr)", text, re.I)}
+    out |= {int(m) for m in re.findall(r"\bq([1-4])\b", text, re.I)}
+    out |= {words[m.lower()] for m in re.findall(r"\b(first|second|third|fourth)\squarter",
+                                                  text, re.I)}
+    return out
+
+
+def ticker(item: FinQAItem) -> str:
+    return item.filename.split("/")[0]
 
 
 def filing_title(item: FinQAItem) -> str:
@@ -259,21 +319,35 @@ def filing_title(item: FinQAItem) -> str:
     return f"{m.group(1)} {m.group(2)} annual report, page {m.group(3)}"
 
 
+def used_lines(item: FinQAItem) -> set[int]:
+    """The gold lines that hold a figure the program reads (the others only surround it)."""
+    figs = figures(item.gold_inds, item.table)
+    return {o.figure.line for i in range(len(item.steps))
+            for o in operands(i, item.steps, figs) if o.figure is not None}
+
+
 def finqa_evidence(item: FinQAItem) -> tuple[Evidence, ...]:
+    """The gold lines the program reads, each as an analyst writes it (``evidence_line``)."""
     out = []
-    for key, text in item.gold_inds:
+    used = used_lines(item) or set(range(len(item.gold_inds)))
+    for n, (key, text) in enumerate(item.gold_inds):
+        if n not in used:
+            continue
         kind, _, idx = key.partition("_")
         loc = f"table row {idx}" if kind == "table" else f"text line {idx}"
-        out.append(Evidence(text=clean_line(text), source=filing_title(item), locator=loc,
+        said = evidence_line(key, text, item.table, ticker(item)) or clean_line(text)
+        out.append(Evidence(text=said, source=filing_title(item), locator=loc,
                             sid=f"{kind}:{idx}"))
     return tuple(out)
 
 
 def finqa_steps(item: FinQAItem, r: random.Random,
-                steps: tuple[FinQAStep, ...] | None = None) -> tuple[str, ...]:
-    """One sentence per step of ``steps`` (default: the gold program), saying what its
-    numbers are; the phrasings are drawn by ``r`` in step order, one draw per step."""
-    return step_sentences(steps or item.steps, figures(item.gold_inds), r)
+                steps: tuple[FinQAStep, ...] | None = None,
+                omit: frozenset[int] = frozenset()) -> tuple[str, ...]:
+    """One sentence per step of ``steps`` (default: the gold program) not in ``omit``, saying
+    what its numbers are; the phrasings are drawn by ``r`` in step order, one draw per step."""
+    return step_sentences(steps or item.steps, figures(item.gold_inds, item.table), r,
+                          frozenset(omit))
 
 
 def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
@@ -286,15 +360,15 @@ def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
     phrasing is drawn before anything is left out, so both sides of a pair share them."""
     r = r or random.Random(f"voice:{item.id}")
     ans = (answer or item.answer).strip()
-    said = finqa_steps(item, r, steps)
-    kept = tuple(s for i, s in enumerate(said) if i not in omit)
+    kept = finqa_steps(item, r, steps, frozenset(omit))
     return Candidate(answer=ans, evidence=finqa_evidence(item),
                      reasoning=kept + voice.closing(r, ans, FINQA_CLOSING))
 
 
 def finqa_task(item: FinQAItem) -> str:
-    lines = "\n".join(f"- {clean_line(t)}" for _, t in item.gold_inds)
-    return f"{clean_line(item.question)}\n\nFrom {filing_title(item)}:\n{lines}"
+    lines = "\n".join(f"- {e.text}" for e in finqa_evidence(item))
+    question = sentence_case(clean_line(item.question), ticker(item)).rstrip(" ?.,")
+    return f"{question}?\n\nFrom {filing_title(item)}:\n{lines}"
 
 
 # ----------------------------------------------------------------------------- HumanEval

@@ -382,7 +382,7 @@ def _print_like(value: float | str, like: str, gold: float | str) -> str:
     """A recomputed step result printed like the gold step's result ``like`` (value ``gold``)."""
     if isinstance(value, str):
         return value
-    m = re.search(r"-?\d[\d,]*(?:\.\d+)?", like)
+    m = re.search(r"-?(?:\d[\d,]*(?:\.\d+)?|\.\d+)", like)       # ".11" is 0.11, not 11
     shown = float(m.group(0).replace(",", "")) if m else 0.0
     percent = isinstance(gold, float) and abs(shown - gold * 100) < abs(shown - gold)
     scale = 100.0 if percent else 1.0
@@ -413,7 +413,7 @@ def _rederive(item: FinQAItem, steps: tuple[FinQAStep, ...]) -> tuple[FinQAStep,
 def _misreadings(item: FinQAItem) -> list[tuple[tuple[FinQAStep, ...], str, str]]:
     """The gold program with one figure it reads replaced by another of the same table row (the
     same measure in another period) or of the same sentence: (program, kind, what changed)."""
-    figs, steps = figures(item.gold_inds), item.steps
+    figs, steps = figures(item.gold_inds, item.table), item.steps
     read = {abs(value(arg_text(a, steps)) or 0) for s in steps for a in (s.arg1, s.arg2)
             if not a.startswith("#")}
     out, seen = [], set()
@@ -434,6 +434,8 @@ def _misreadings(item: FinQAItem) -> list[tuple[tuple[FinQAStep, ...], str, str]
             for g in alts:
                 if abs(g.number) == abs(f.number) or abs(g.number) in read:
                     continue                        # a figure the program reads anyway
+                if g.label() is None:
+                    continue                        # a figure its line does not name
                 text = (g.printed.lstrip("-") if flip and g.number < 0 else
                         "-" + g.printed if flip else g.printed)
                 text += "%" if arg.endswith("%") else ""

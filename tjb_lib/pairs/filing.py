@@ -9,6 +9,8 @@ or the clause of the sentence it sits in, so that a reasoning step can say what 
 """
 from __future__ import annotations
 
+import collections
+import functools
 import re
 from dataclasses import dataclass
 
@@ -18,20 +20,39 @@ _DOUBLED = re.compile(r"(?P<first>-?\$?\s?-?(?P<n>\d[\d,]*(?:\.\d+)?)\s?%?)\s\(\
 _REPEAT = re.compile(r"\b([a-z][\w'&-]*(?:\s[\w'&-]+){1,}),?\s?\1\b")   # "net sales net sales"
 _HEADER_FIGURE = re.compile(r"(?P<text>.*?)\s*\$?(?P<n>-?\d[\d,]*(?:\.\d+)?)")
 _PARENS = re.compile(r"\s*\([^()]*\)")
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 QUOTE_WORDS = 7          # at most this many words of a sentence on each side of a figure
 GENERIC_HEADERS = frozenset({"amount", "amounts", "value", "total amount", "in millions",
                              "in thousands", "dollars", "millions", "thousands"})
+#: place names a header keeps in capitals ("Arkansas", not "arkansas")
+PLACE_WORDS = frozenset(("alabama alaska arizona arkansas california colorado connecticut "
+                         "delaware florida georgia hawaii idaho illinois indiana iowa kansas "
+                         "kentucky louisiana maine maryland massachusetts michigan minnesota "
+                         "mississippi missouri montana nebraska nevada ohio oklahoma oregon "
+                         "pennsylvania tennessee texas utah vermont virginia washington wisconsin "
+                         "wyoming america american europe european asia canada canadian mexico "
+                         "china japan germany brazil india australia latin caribbean").split())
+#: row headers that say what a figure is only with the table's title, which FinQA does not keep
+VAGUE_ROWS = frozenset({"total", "thereafter", "other", "totals", "subtotal", "balance",
+                        "net", "amount", "later years"})
+#: a column of a maturity table ("less than 1 year", "1-3 years", "thereafter")
+MATURITY = re.compile(r"(?:(?:less than|more than|after|within|over)\s)?\d+(?:\s?[-–]\s?\d+)?\s"
+                      r"years?|thereafter|\d{4}\sand\sthereafter")
 MONTHS = ("january february march april may june july august september october november "
           "december").split()
 _PERIOD = re.compile(r"(?:(?:fiscal|years?|ended|ending|as|of|at|in|to|through|quarters?|first|"
+                     r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|and|thereafter|"
                      r"second|third|fourth|q[1-4]|months?|three|six|nine|twelve|%s)\b\.?"
                      r"|(?<!\d)\d{1,4}(?!\d)|[/,\-–]|\s)+" % "|".join(MONTHS))
 
 
 def is_period(text: str | None) -> bool:
     """A header that names a date or a period ("2015", "december 31, 2017", "12/31/06")."""
-    return bool(text) and bool(re.search(r"\d", text)) and bool(_PERIOD.fullmatch(text))
+    if not text or not re.search(r"\d", text) or not _PERIOD.fullmatch(text.lower()):
+        return False
+    return bool(_YEAR.search(text) or re.search(r"\d/\d|%s|jan|feb|mar|apr|jun|jul|aug|sep|oct|"
+                                               r"nov|dec|quarter|q[1-4]" % "|".join(MONTHS),
+                                               text.lower()))
 
 
 def clean_line(text: str) -> str:
@@ -40,6 +61,12 @@ def clean_line(text: str) -> str:
         same = m.group("n").replace(",", "") == m.group("m").replace(",", "")
         return m.group("first") if same else m.group(0)
     text = _DOUBLED.sub(undouble, text)
+    text = re.sub(r"(^|[:;]\s?|\sand\s)2022\s(?=[a-z])", r"\1", text)   # an escaped bullet
+    text = re.sub(r"^\s*\(\s?\d\s?\)\s(?=[a-z])", "", text)         # a leading footnote mark
+    text = re.sub(r"(?<=[a-z])- (?=[a-z])", "-", text)                # "weighted- average"
+    text = re.sub(r"^notes to (?:the )?consolidated financial statements(?: 2014)?"
+                  r"(?: \( continued \)| \(continued\))?\s*", "", text)   # a page header
+    text = re.sub(r"\s?\.\s?\.$", ".", text.strip())                  # "granted . ."
     text = re.sub(r"%\s\(\s?%\s?\)", "%", text)                 # "% ( % )"
     text = re.sub(r"\(\s*\)", " ", text)                        # empty brackets
     text = _REPEAT.sub(r"\1", text)                             # "net sales net sales"
@@ -59,6 +86,8 @@ def residue(line: str) -> str | None:
     """What dataset residue a cleaned line still carries (None: none)."""
     if re.search(r"[{}]|\(\s*\)|\[\s*\]", line):
         return "braces or empty brackets"
+    if re.match(r"\$?[\d.,]+\s\(\d\)\s", line):
+        return "a table cell run into a sentence"
     if line.count("(") != line.count(")"):
         return "unbalanced brackets"
     if any(m.group("n").replace(",", "") == m.group("m").replace(",", "")
@@ -86,6 +115,8 @@ class Figure:
     col: str | None = None    # ... and the column ("2015"); None when the header is no label
     quote: str | None = None  # sentence: the clause around the figure, as printed
     unit: str = ""            # "$" or "%" where the line prints one with the figure
+    name: str | None = None   # sentence: what the figure is, from the clause ("total revenues")
+    year: int | None = None   # sentence: the one year the clause gives the figure
 
     @property
     def measure(self) -> str | None:
@@ -100,18 +131,70 @@ class Figure:
         other = self.row if self.measure == self.col else self.col
         if not is_period(other) or other == self.measure:
             return None
-        return re.sub(r"^(?:as of|as at|at|of)\s+", "", other or "")
+        return re.sub(r"^(?:as of|as at|at|of)\s+", "", other or "", flags=re.I)
+
+    @property
+    def years(self) -> set[int]:
+        """The years the figure belongs to, as its headers or its clause give them."""
+        if self.quote is not None:
+            return {self.year} if self.year else set()
+        return period_years(self.period)
 
     def label(self) -> str | None:
-        """What the figure is, in words taken from its line ("net revenue for 2015")."""
+        """What the figure is, in words taken from its line ("net revenue in 2015",
+        "total revenues in 2001"); None where the line gives it no name."""
         if self.quote is not None:
-            return None
-        if self.measure and self.period:
-            return f"{self.measure} for {self.period}"
+            if self.name is None:
+                return None
+            if self.year and str(self.year) not in self.name:
+                return f"{self.name} in {self.year}"
+            return self.name
+        if self.measure and self.period and not is_period(self.measure):
+            if self.measure.lower() in VAGUE_ROWS or " to " in self.period:
+                return None
+            return f"{mid(self.measure)} {when(self.period)}"
         if self.period or is_period(self.measure):
-            return f"the {self.period or self.measure} figure"
-        parts = [p for p in (self.row, self.col) if p]
-        return ", ".join(parts) or None
+            return None
+        row, col = mid(self.row), mid(self.col)
+        if row and row.lower() == "total" and col and MATURITY.fullmatch(col.lower()):
+            low = col.lower()                         # "total due in less than 1 year"
+            return f"total due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
+        if col and col.lower() == "total":            # the row's total: "total debt"
+            col, row = None, (row if not row or row.lower().startswith("total")
+                              else f"total {row}")
+        if row and row.lower() == "total" and col:    # a column's total: "total mainline ..."
+            row, col = f"total {col}", None
+        if not row or row.lower() in VAGUE_ROWS:      # "Total", "Thereafter": of what?
+            return None
+        if col and MATURITY.fullmatch(col.lower()):   # "long-term debt due in 1-3 years"
+            low = col.lower()
+            return f"{row} due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
+        return f"{row} ({col})" if col else row
+
+
+def period_years(period: str | None) -> set[int]:
+    """The years a period names: "2015", "december 31, 2017", "12/31/06" (2006)."""
+    if not period:
+        return set()
+    out = {int(y) for y in _YEAR.findall(period)}
+    out |= {2000 + int(y) if int(y) < 50 else 1900 + int(y)
+            for y in re.findall(r"\d{1,2}/\d{1,2}/(\d\d)(?!\d)", period)}
+    return out
+
+
+def when(period: str) -> str:
+    """A period with the preposition an analyst puts before it: "in 2015", "at December 31,
+    2015", "for the year ended ...", "for fiscal 2015"."""
+    low = period.lower()
+    if re.match(r"(?:the\s)?(?:fiscal|years?|three|six|nine|twelve|quarters?|first|second|third|"
+                r"fourth|q[1-4])\b", low):
+        period = re.sub(r"\b(Year|Years|Ended|Ending|Fiscal|Months)\b",       # "Year Ended ..."
+                        lambda m: m.group(1).lower(), period)
+        return f"for {period}"
+    if re.search(r"/|\b(?:%s|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b" % "|".join(MONTHS),
+                 low):
+        return f"at {period}"
+    return f"in {period}"
 
 
 def _label(text: str) -> str | None:
@@ -232,9 +315,130 @@ def _quote(sentence: str, start: int, end: int) -> str:
     return " ".join(before + [sentence[start:end]] + after).rstrip(" .,")
 
 
+_CONNECT = re.compile(
+    r"(?P<np>[a-z](?:[^,;:()$]|,\s(?=(?:19|20)\d\d))*?)\s(?P<verb>increased|decreased|rose|fell|"
+    r"grew|declined|was|were|is|are|totaled|totalled|totaling|totalling|of|"
+    r"amounted to|amounting to|reached|increased to|decreased to|rose to|fell to|grew to|"
+    r"declined to|equaled|aggregating|aggregated|approximated)"
+    r"(?:\s(?:approximately|about|nearly|over|an aggregate of|a total of))?\s?$")
+_LIST = re.compile(r"\$?-?[\d,.]+\s?(?:million|billion|thousand|%)?(?:\s(?:for|in)\s(?:19|20)\d\d)?"
+                   r"\s?(?:,\s?and|,|and)\s?$")
+_LIST_AFTER = re.compile(r"\s?(?:,\s?and|,|and)\s\$?-?[\d,.]+(?:\s(?:million|billion|thousand)|%)?"
+                         r"(?=[\s,])")
+_COUNTED = re.compile(r"\s(shares|employees|square feet|units|customers|stores|facilities|"
+                      r"locations|vessels|aircraft|restaurants|properties|ships|berths|acres)\b")
+_DATED = re.compile(r"\s(?:at|as of|in|for|during)\s(?:(?:fiscal|the year ended|year-end)\s)?"
+                    r"(?:(?:%s)\s\d{1,2},\s)?(?:19|20)\d\d$" % "|".join(MONTHS))
+_OF_WHAT = re.compile(r"^\s(?:of|in)\s(?P<np>[a-z][a-z'&/ -]*)")
+# Words that end a noun phrase read forward, or mark the start of the one read backward.
+_NP_STOP = frozenset("consisting which that and or for in at on to from as during compared due "
+                     "primarily respectively were was is are related associated with by under "
+                     "over through each per the a an".split())
+_CLAUSE = frozenset("we our it they he she which that who had has have held recorded recognized "
+                    "paid reported incurred received made issued purchased repurchased sold "
+                    "generated spent invested expect expects expected estimate estimated "
+                    "anticipate include includes included be been being there also would will "
+                    "may could did does approximately about realized incurred totaled became become remained "
+                    "becomes fixed effectively".split())
+_PARTICIPLES = frozenset("included recorded reported reflected sold held issued paid received "
+                         "acquired purchased made recognized".split())
+_DETS = ("the", "a", "an", "these", "this", "those", "our", "its", "their", "such", "total of")
+_VAGUE = frozenset("total amount amounts balance increase decrease change figure sum expense "
+                   "expenses cost costs income revenue revenues payment payments net "
+                   "approximately rate value investment".split())
+
+
+def _noun_phrase(words: list[str]) -> str | None:
+    """``words`` as a name: 1 to 8 words, no figure, not only a vague noun ("the total")."""
+    while words and (words[0] in _DETS or words[0] in _LOOSE_ENDS):
+        words = words[1:]
+    while words and words[-1] in _LOOSE_ENDS:
+        words = words[:-1]
+    if not 1 <= len(words) <= 8 or any(re.search(r"\d", w) for w in words):
+        return None
+    if {"million", "billion", "thousand"} & set(words):
+        return None                                  # "million net": a unit, not a name
+    if " at a " in f" {' '.join(words)} " or " at an " in f" {' '.join(words)} " \
+            or words[:2] == ["net", "of"]:
+        return None                                  # "common stock at an exercise price"
+    if all(w in _VAGUE or w in _LOOSE_ENDS for w in words):
+        return None
+    return " ".join(words)
+
+
+def _name(line: str, start: int, end: int) -> str | None:
+    """What a figure of a sentence is: the noun after it ("$8.5 million of intangible
+    assets"), else the subject it is stated of ("total revenues were $5.2 billion"), read past
+    a list of figures ("revenues of $1, $2 and $3"); None where neither reads cleanly."""
+    rest = line[end:]
+    while _LIST_AFTER.match(rest):                  # "4.6 million, 5.5 million and 2.0 million of"
+        rest = rest[_LIST_AFTER.match(rest).end():]
+    counted = _COUNTED.match(rest)
+    if counted:
+        of = _OF_WHAT.match(rest[counted.end():])
+        tail = _noun_phrase([w for w in of.group("np").split()[:4]]) if of and \
+            of.group(0).lstrip().startswith("of") else None
+        return f"{counted.group(1)} of {tail}" if tail else counted.group(1)
+    after = _OF_WHAT.match(rest)
+    moved = re.search(r"\b(increase|decrease|reduction|rise|decline|growth)\sof\s?$", line[:start])
+    if after and not after.group("np").startswith(("the ", "which", "fiscal")):
+        words = []
+        for w in after.group("np").split():
+            if w in _NP_STOP:
+                break
+            words.append(w)
+        if words and (words[0] not in _DETS) and len(words) <= 5:
+            found = _noun_phrase(words)
+            if found and moved and after.group(0).lstrip().startswith("in"):
+                return f"the {moved.group(1)} in {found}"
+            if found and not after.group(0).lstrip().startswith("in"):
+                return found
+    left = line[:start]
+    dollar = line[start:start + 1] == "$"
+    while _LIST.search(left) and ("$" in _LIST.search(left).group(0)) == dollar:
+        left = left[:_LIST.search(left).start()]
+    m = _CONNECT.search(left)
+    if not m:
+        return None
+    words = _DATED.sub("", m.group("np")).split()
+    tail = [k for k, w in enumerate(words[:-1]) if k and w in _PARTICIPLES and words[k + 1] in
+            ("in", "as", "to", "by", "on", "under", "at", "through", "from", "for")]
+    words = words[:tail[0]] if tail else words      # "loans sold as a participant ..." -> "loans"
+    cut = [k for k, w in enumerate(words) if w in _CLAUSE]
+    found = _noun_phrase(words[cut[-1] + 1:] if cut else words)
+    if found and m.group("verb") in ("increased", "decreased", "rose", "fell", "grew", "declined"):
+        change = "increase" if m.group("verb") in ("increased", "rose", "grew") else "decrease"
+        return f"the {change} in {found}"
+    return found
+
+
+def _years(line: str, spans: list[tuple[int, int]]) -> list[int | None]:
+    """The year each figure of a sentence belongs to: the year right after it ("$385 million
+    in 2014"), the only year of a sentence with one figure, or by position where the sentence
+    pairs figures with the years that follow them ("$5 and $6 at december 31, 2012 and 2011,
+    respectively"); None where the sentence does not say."""
+    own = [re.match(r"\s(?:in|for|during)\s(?:fiscal\s)?((?:19|20)\d\d)\b", line[e:]) for _, e in spans]
+    if spans and all(own):
+        return [int(m.group(1)) for m in own]
+    years = [int(m.group(0)) for m in _YEAR.finditer(line)]
+    if len(spans) == 1 and len(set(years)) == 1:
+        return [years[0]]
+    first = min(s for s, _ in spans) if spans else 0
+    if "respectively" in line:
+        years = [int(m.group(0)) for m in _YEAR.finditer(line) if m.start() > first] or years
+        paired = True
+    else:
+        paired = all(m.start() < first for m in _YEAR.finditer(line))
+    if len(years) >= 2 and len(set(years)) == len(years) and paired \
+            and len(spans) % len(years) == 0:
+        return [years[k % len(years)] for k in range(len(spans))]
+    return [None] * len(spans)
+
+
 def _text_figures(line: str, index: int) -> list[Figure]:
-    """Every figure of a sentence with its clause; the day of a date ("june 30") is none."""
-    out = []
+    """Every figure of a sentence with its clause, its name and its year; the day of a date
+    ("june 30") and a year are none."""
+    found = []
     for m in NUMBER.finditer(line):
         start, end = m.start(), m.end()
         if line[:start].split()[-1:] in ([mo] for mo in MONTHS):
@@ -246,18 +450,117 @@ def _text_figures(line: str, index: int) -> list[Figure]:
         if tail:
             end += tail.end()
             unit = unit or ("%" if tail.group(0) in ("%", " percent") else "")
+        found.append((m, start, end, unit))
+    amounts = [(s, e) for m, s, e, _ in found if not _YEAR.fullmatch(m.group(0))]
+    years = iter(_years(line, amounts))
+    out = []
+    for m, start, end, unit in found:
+        year = None if _YEAR.fullmatch(m.group(0)) else next(years)
         out.append(Figure(float(m.group(0).replace(",", "")), m.group(0), index,
-                          quote=_quote(line, start, end), unit=unit))
+                          quote=_quote(line, start, end), unit=unit,
+                          name=_name(line, start, end), year=year))
     return out
 
 
-def figures(gold_inds: tuple[tuple[str, str], ...]) -> list[Figure]:
-    """Every number of the cleaned gold lines, with its table labels or its clause."""
+def _printed_figures(table: tuple[tuple[str, ...], ...], row: int, index: int) -> list[Figure]:
+    """Every cell of a printed table row with its row and column headers as printed."""
+    out = []
+    head = table[0]
+    for j, cell in enumerate(table[row][1:], start=1):
+        m = NUMBER.search(cell.replace("$", "").replace(" ", ""))
+        if not m:
+            continue
+        number = float(m.group(0).replace(",", ""))
+        if re.match(r"\s*\$?\s*\(", cell):
+            number = -abs(number)
+        out.append(Figure(number, m.group(0).replace(",", ""), index,
+                          row=header(table[row][0]), col=header(head[j]),
+                          unit="$" if "$" in cell else ("%" if "%" in cell else "")))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """Words the filings of at least two companies use in running text (so "Inventories" is a
+    word, "Masco" a name); months and places are left out."""
+    from tjb_lib.data import load_finqa
+    seen: dict[str, set[str]] = collections.defaultdict(set)
+    for item in load_finqa():
+        company = item.filename.split("/")[0]
+        text = " ".join([item.question, *(t for k, t in item.gold_inds if k.startswith("text"))])
+        for w in set(re.findall(r"[a-z][a-z-]+", text.lower())):
+            seen[w].add(company)
+    return frozenset(w for w, c in seen.items()
+                     if len(c) >= 2 and w not in MONTHS and w not in PLACE_WORDS)
+
+
+def mid(text: str | None) -> str | None:
+    """A printed header as it reads inside a sentence: "Net revenue" -> "net revenue", a name
+    ("Ball Corporation", "Arkansas", "HPL") kept."""
+    if not text:
+        return text
+    first, *rest = text.split()
+    if first in ("TOTAL", "NET", "OTHER", "BALANCE"):                    # "TOTAL"
+        return first.lower() + text[len(first):]
+    if (re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)*", first) and first.lower() not in PLACE_WORDS
+            and first.lower() not in MONTHS and (rest or first.lower() in common_words())
+            and not any(re.fullmatch(r"[A-Z][a-z]+\W*", w) and w.lower().strip(",.") not in MONTHS
+                        for w in rest)):
+        return first.lower() + text[len(first):]
+    return text
+
+
+def header(text: str) -> str | None:
+    """A printed header as a label: footnote marks, units and brackets removed."""
+    text = re.sub(r"<[^>]*>", "", text).replace("\u2019", "'")
+    text = _PARENS.sub("", text)
+    text = re.sub(r"(?<=[a-z])(?=\d)|(?<=,)(?=\d{4})", " ", text)      # "than1 year", "28,2013"
+    text = re.sub(r"\s*\[\w+\]|\*+", "", text).strip(" .;:,")
+    text = " ".join(text.split())
+    if not re.search(r"[A-Za-z]", text) and not is_period(text):
+        return None
+    if text.lower() in GENERIC_HEADERS or not text:
+        return None
+    text = re.sub(r"(?<!\bMc)(?<!\bi)(?<=[a-z])(?=[A-Z])|(?<=[A-Z\d])(?=[A-Z][a-z]{2})", " ",
+                  text)                                 # "AmericanCruiseGuests", "500Index"
+    text = re.sub(r"\b(%s)\b" % "|".join(MONTHS), lambda m: m.group(1).capitalize(), text)
+    if len(text.split()) > 12:
+        return None                      # a note, not a header
+    text = re.sub(r"\s-(?=\d)", "–", text)                              # "2021 -22"
+    return _title_down(text)
+
+
+def _title_down(text: str) -> str:
+    """A Title Case header in sentence case after its first word ("Gross Goodwill At" ->
+    "Gross goodwill at"), a name kept ("JP Morgan Chase", "Ralph Lauren", "December")."""
+    words = text.split(" ")
+    if words[0] == "The" or re.search(r"\b(?:Inc|Corp|Corporation|Incorporated|Group|Company|Ltd|"
+                                      r"PLC|LLC|Index)\b", text):
+        return text                                  # a company's or an index's name
+    for k in range(1, len(words)):
+        w, before = words[k], words[k - 1]
+        name_before = bool(re.fullmatch(r"[A-Z][\w&.-]*", before)) and \
+            before.lower() not in common_words()
+        if re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", w) and w.lower() in common_words() \
+                and not name_before and before != "United":
+            words[k] = w.lower()
+    return " ".join(words)
+
+
+def figures(gold_inds: tuple[tuple[str, str], ...],
+            table: tuple[tuple[str, ...], ...] = ()) -> list[Figure]:
+    """Every number of the cleaned gold lines, with its table labels (from the printed
+    ``table`` where there is one) or its clause."""
     out = []
     for index, (key, text) in enumerate(gold_inds):
         line = clean_line(text)
-        out.extend(_table_figures(line, index) if key.startswith("table") else
-                   _text_figures(line, index))
+        row = key.partition("_")[2]
+        if key.startswith("table") and table and row.isdigit() and int(row) < len(table) \
+                and table[int(row)]:
+            out.extend(_printed_figures(table, int(row), index))
+        else:
+            out.extend(_table_figures(line, index) if key.startswith("table") else
+                       _text_figures(line, index))
     return out
 
 

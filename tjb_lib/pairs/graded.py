@@ -167,29 +167,30 @@ def omission_problems(item: FinQAItem, i: int) -> list[str]:
     return problems
 
 
-def finqa_omission(item: FinQAItem) -> tuple[int, str] | None:
+def finqa_omission(item: FinQAItem, seed: int) -> tuple[int, str] | None:
     """(index, kind) of the step the cited side leaves out, or None.
 
-    Only an intermediate step passing ``omission_problems``: the denominator of a later
-    division first, else the earliest such step, named by what it computes (difference,
-    total, ratio, product).
+    One of the intermediate steps passing ``omission_problems``, drawn with the item's seed
+    (so the omitted step varies over the programs' intermediate steps, not always the first),
+    named by what it computes (difference, total, ratio, product; "denominator" where a later
+    division divides by it).
     """
     steps = item.steps
     ok = [i for i in range(len(steps)) if not omission_problems(item, i)]
-    for i in ok:
-        if any(op_name(s) == "divide" and s.arg2 == f"#{i}" for s in steps[i + 1:]):
-            return i, "denominator"
     if not ok:
         return None
+    i = rng(seed, "moderate_finqa", item.id).choice(ok)
+    if any(op_name(s) == "divide" and s.arg2 == f"#{i}" for s in steps[i + 1:]):
+        return i, "denominator"
     kinds = {"minus": "difference", "subtract": "difference", "add": "total", "divide": "ratio",
              "multiply": "product"}
-    return ok[0], kinds.get(op_name(steps[ok[0]]), "intermediate")
+    return i, kinds.get(op_name(steps[i]), "intermediate")
 
 
 def moderate_finqa(split: str, items: list[FinQAItem], seed: int) -> list[Pair]:
     out = []
     for item in items:
-        found = finqa_omission(item)
+        found = finqa_omission(item, seed)
         if found is None:
             raise ValueError(f"{item.id}: no intermediate step to omit (pools.allocate should "
                              f"have skipped it)")
@@ -206,5 +207,6 @@ def moderate_finqa(split: str, items: list[FinQAItem], seed: int) -> list[Pair]:
                   "omitted_result": item.steps[idx].res,
                   "omitted_text": equation(idx, item.steps),
                   "omitted_sentences": [x for x in full.reasoning if x not in short.reasoning],
+                  "restated_sentences": [x for x in short.reasoning if x not in full.reasoning],
                   "finqa_file": item.file}))
     return out

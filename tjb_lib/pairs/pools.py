@@ -6,7 +6,8 @@ mechanical HotpotQA items also serve the ablations, the position controls and th
 hop to omit); the conflicts take the items left over first. FinQA records pass the sanity
 filter (``finqa_check``) and are drawn from the unbiased samples before the FinQANet
 error-case file; the moderate tier, which needs a program with an intermediate step to omit,
-takes its records first, then the mechanical split, and the conflicts the rest.
+takes its records first, then the mechanical split; the conflicts take the records left over
+first, then (as for HotpotQA) those of the other FinQA splits.
 """
 from __future__ import annotations
 
@@ -66,13 +67,14 @@ def allocate(seed: int) -> Pools:
     rng(seed, "finqa", "unbiased").shuffle(unbiased)
     rng(seed, "finqa", "biased").shuffle(biased)
     fin = unbiased + biased                                    # prefer the unbiased samples
-    omissible = [i for i in fin if finqa_omission(i) is not None]
+    omissible = [i for i in fin if finqa_omission(i, seed) is not None]
     fin_moderate = omissible[:N_FINQA_MODERATE]                # the scarce multi-step records first
     if len(fin_moderate) < N_FINQA_MODERATE:
         raise ValueError(f"only {len(fin_moderate)} FinQA records have an intermediate step to omit")
     used = {i.id for i in fin_moderate}
     fin = [i for i in fin if i.id not in used]
-    fin_mechanical, fin_conflict = fin[:N_MECHANICAL], fin[N_MECHANICAL:]
+    fin_mechanical = fin[:N_MECHANICAL]
+    fin_conflict = fin[N_MECHANICAL:] + fin_mechanical + fin_moderate   # left over first
 
     problems = load_humaneval()
     rng(seed, "humaneval", "order").shuffle(problems)
