@@ -173,9 +173,9 @@ def test_a_local_model_that_cannot_load_stops_the_run_with_no_failed_row(tmp_pat
 def test_bfloat16_embedded_judge_is_another_identity_and_other_dtypes_are_refused():
     from tjb_lib.judges.catalog import get_judge
 
-    default, bf16 = get_judge("smollm2").identity(), get_judge("smollm2", dtype="bfloat16").identity()
-    assert bf16["params"].pop("dtype") == "bfloat16" and default["params"].pop("dtype") == "float32"
-    assert bf16 == default  # the dtype is the only difference, so no stored verdict is shared
+    f32, bf16 = (get_judge("smollm2", dtype=d).identity() for d in ("float32", "bfloat16"))
+    assert bf16["params"].pop("dtype") == "bfloat16" and f32["params"].pop("dtype") == "float32"
+    assert bf16 == f32  # the dtype is the only difference, so no stored verdict is shared
     with pytest.raises(ValueError, match="float32 or bfloat16"):
         get_judge("smollm2", dtype="float16")
 
@@ -324,3 +324,38 @@ def test_rationales_on_request_generate_the_verdict_as_text_under_their_own_iden
     r = judge.complete(pair_requests()[0])
     assert r.status == "ok" and r.label_probs is None
     assert isinstance(r.text, str) and r.output_tokens > 0
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+@pytest.mark.parametrize("batch_size", [1, 8])
+def test_cuda_judge_gives_the_cpu_judges_probabilities_in_float32(batch_size):
+    tok = tokenizer_or_skip()
+    cpu = LocalHFJudge("tiny", "tiny", tiny_llama(len(tok)), tok, device="cpu")
+    gpu = LocalHFJudge("tiny", "tiny", tiny_llama(len(tok)), tok, device="cuda",
+                       batch_size=batch_size)
+    assert next(gpu.hf_model.parameters()).device.type == "cuda"
+    assert gpu.metadata()["device"] == "cuda" and gpu.identity() == cpu.identity()
+    reqs = pair_requests()
+    for want, got in zip(cpu.score_many(reqs), gpu.score_many(reqs)):
+        assert got.status == "ok" and got.meta["label_mass"] > 0
+        assert max(want.label_probs, key=want.label_probs.get) == \
+            max(got.label_probs, key=got.label_probs.get)
+        assert max(abs(want.label_probs[k] - got.label_probs[k]) for k in LABELS) < 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_a_checkpoint_loads_on_cuda_in_bfloat16_and_generates(tmp_path):
+    from tjb_lib.judges.local_hf import load_local_hf
+
+    tok = tokenizer_or_skip()
+    tiny_llama(len(tok)).save_pretrained(tmp_path)
+    tok.save_pretrained(tmp_path)
+    judge = load_local_hf("tiny", str(tmp_path), model_name="tiny", device="cuda")
+    assert judge.identity()["params"]["dtype"] == "bfloat16" and judge.batch_size == 8
+    scored = judge.score_many(pair_requests())
+    assert all(r.status == "ok" and abs(sum(r.label_probs.values()) - 1) < 1e-9 for r in scored)
+    text = judge.complete(judge_request("Which river flows through Vienna?", "The Danube.",
+                                        "The Rhine.", kind="text", max_tokens=8))
+    assert text.status == "ok" and 0 < text.output_tokens <= 8

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from tjb_lib.seeds import SEED
@@ -77,6 +78,7 @@ def _judge(args: argparse.Namespace) -> int:
     from tjb_lib.store import SecretLeakError, StoreError
 
     try:
+        _set_dtype(args.dtype)
         if args.budget is not None:
             from tjb_lib.judges.budget import set_budget
             set_budget(args.budget)  # the judge's calls read it when the judge is built
@@ -93,6 +95,13 @@ def _judge(args: argparse.Namespace) -> int:
         return _error(_os_error(e), 1)
     print(summary(df))
     return 0
+
+
+def _set_dtype(dtype: str | None) -> None:
+    """Name the CPU dtype of in-process judges for this process and those it starts."""
+    if dtype is not None:
+        from tjb_lib.judges.local_lazy import DTYPE_ENV
+        os.environ[DTYPE_ENV] = dtype
 
 
 def _error(message: str, code: int) -> int:
@@ -133,6 +142,7 @@ def _reproduce(args: argparse.Namespace) -> int:
 
     from tjb_lib.notebook import ParameterError
 
+    _set_dtype(args.dtype)  # the notebooks' kernels inherit it
     try:
         with shared_budget(args.budget):  # one budget across the notebooks' kernels
             return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
@@ -219,6 +229,9 @@ def parser() -> argparse.ArgumentParser:
     j.add_argument("--budget", type=_usd, default=None, metavar="USD",
                    help="stop cleanly before the call that could take this run's spend past USD "
                         "(list price; stored calls cost nothing)")
+    j.add_argument("--dtype", choices=("float32", "bfloat16"), default=None,
+                   help="in-process judges on CPU compute in this dtype (default: the one the "
+                        "judge's stored runs used, else bfloat16 where the CPU has it natively)")
     j.set_defaults(func=_judge)
 
     c = sub.add_parser("check", help="one tiny real call: what the endpoint returns, and the "
@@ -249,6 +262,9 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--budget", type=_usd, default=None, metavar="USD",
                    help="stop cleanly before the judge call that could take the spend of all "
                         "notebooks past USD (list price)")
+    r.add_argument("--dtype", choices=("float32", "bfloat16"), default=None,
+                   help="in-process judges on CPU compute in this dtype (default: the one the "
+                        "judge's stored runs used, else bfloat16 where the CPU has it natively)")
     r.set_defaults(func=_reproduce)
 
     be = sub.add_parser("bench", help="run the benchmarks in bench/")

@@ -27,7 +27,7 @@ from typing import Any, Sequence
 import torch
 
 from tjb_lib.judges.base import Judge
-from tjb_lib.judges.local_lazy import LABEL_PREFIX, local_params, usable_cores
+from tjb_lib.judges.local_lazy import LABEL_PREFIX, local_params, native_bf16, usable_cores
 from tjb_lib.records import LABELS, Request, Response
 
 
@@ -41,9 +41,9 @@ def resolve_device(device: str | None) -> str:
 
 
 def default_dtype(device: str) -> torch.dtype:
-    """float32 on CPU (the shipped judges' identity; bfloat16 is faster where the CPU has AMX
-    but moves probabilities, so it is asked for by name); bfloat16 on CUDA."""
-    return torch.float32 if device == "cpu" else torch.bfloat16
+    """bfloat16 on CUDA, and on a CPU that computes it natively (AMX, AVX-512 BF16: about twice
+    float32's speed); float32 on other CPUs, where bfloat16 is emulated."""
+    return torch.bfloat16 if device != "cpu" or native_bf16() else torch.float32
 
 
 def set_deterministic(seed: int, device: str) -> None:
@@ -135,6 +135,7 @@ class LocalHFJudge(Judge):
         import transformers
         return {**super().metadata(), "device": self.device, "batch_size": self.batch_size,
                 "threads_per_pass": self.threads, "max_concurrency": self.max_concurrency,
+                "cpu_native_bf16": native_bf16() if self.device == "cpu" else None,
                 "label_token_ids": dict(self.label_ids), "torch": torch.__version__,
                 "transformers": transformers.__version__, "notes": self.notes,
                 **self.extra_metadata}
