@@ -216,15 +216,28 @@ def test_identity_and_metadata_name_the_scoring_not_the_machine(judge):
     assert judge.count_tokens("Berlin [1].") > 0
 
 
-def test_on_cpu_each_pass_runs_on_one_thread_and_as_many_passes_as_cores_run_at_once(judge):
+def test_on_cpu_passes_run_side_by_side_each_on_its_share_of_the_free_cores(tmp_path):
     from tjb_lib.judges.local_lazy import usable_cores
+    from test_cpu_share import fake_proc
 
-    assert judge.threads == 1 and torch.get_num_threads() == 1
-    assert judge.max_concurrency == usable_cores()
+    judge = make_judge(max_concurrency=1)
+    assert judge.threads is None and judge.max_concurrency == 1
+    assert make_judge().max_concurrency == usable_cores()
     meta = judge.metadata()
-    assert meta["threads_per_pass"] == 1 and meta["max_concurrency"] == usable_cores()
+    assert meta["threads_per_pass"] == "free cores / passes in flight"
     # a machine setting, like the CPU: not part of what the store keys on
     assert "threads" not in json.dumps(judge.identity())
+    seen = []
+    judge.hf_model.register_forward_pre_hook(lambda *_: seen.append(torch.get_num_threads()))
+    req = pair_requests()[0]
+    judge.share.cores, judge.share.proc = 2, fake_proc(tmp_path, running=1, own_states="R")
+    judge.complete(req)  # alone on an idle machine: both cores
+    judge.share.proc = fake_proc(tmp_path, running=3, own_states="R")
+    judge.clear_prefix_cache()
+    judge.complete(req)  # another process keeps a core busy: one thread
+    assert seen == [2, 1]
+    fixed = make_judge(threads=1)
+    assert fixed.metadata()["threads_per_pass"] == 1 and fixed.share.threads(1) == 1
 
 
 def test_passes_side_by_side_give_the_same_bits_as_one_by_one():
