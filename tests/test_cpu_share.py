@@ -36,7 +36,7 @@ def test_on_linux_the_calling_thread_counts_as_this_processs_own():
 
 
 def test_a_pass_alone_on_an_idle_machine_takes_every_core_and_passes_side_by_side_share(tmp_path):
-    share = CoreShare(cores=4, proc=fake_proc(tmp_path, running=1, own_states="R"))
+    share = CoreShare(cores=4, proc=fake_proc(tmp_path, running=1, own_states="R"), window=0)
     with share.one_pass() as first:
         assert first == 4 and share.in_flight == 1
         with share.one_pass() as second:
@@ -81,3 +81,15 @@ def test_passes_in_flight_are_counted_across_threads_and_after_an_error(tmp_path
         with share.one_pass():
             raise RuntimeError("a failed pass")
     assert share.in_flight == 0
+
+
+def test_a_pass_in_the_gap_between_a_neighbours_passes_keeps_its_share(tmp_path):
+    share = CoreShare(cores=2, proc=fake_proc(tmp_path, running=1, own_states="R"), window=60)
+    with share.one_pass() as alone:
+        with share.one_pass() as beside:
+            assert (alone, beside) == (2, 1)
+    with share.one_pass() as in_the_gap:  # the neighbour is between two of its passes
+        assert in_the_gap == 1
+    share.window = 0  # once nothing ran beside it for a window, a pass takes every core again
+    with share.one_pass() as later:
+        assert later == 2

@@ -54,13 +54,20 @@ def own_runnable(proc: Path | None = None) -> int:
 
 class CoreShare:
     """Threads per forward pass: a fixed count, or (``fixed=None``) the pass's share of the cores
-    other processes leave free, split among the passes this judge has in flight."""
+    other processes leave free, split among the passes this judge has in flight.
 
-    def __init__(self, cores: int | None = None, fixed: int | None = None, proc: Path | None = None):
+    Passes in flight counts the most seen within ``window`` seconds, not only this instant: two
+    requests driven side by side leave a gap between one's passes, and a pass that started in
+    that gap on every core would crowd its neighbour for the whole of its run."""
+
+    def __init__(self, cores: int | None = None, fixed: int | None = None, proc: Path | None = None,
+                 window: float = 2.0):
         self.cores = cores or usable_cores()
         self.fixed = fixed
         self.proc = proc
+        self.window = window
         self.in_flight = 0
+        self._peak, self._peak_at = 0, float("-inf")
         self._lock = threading.Lock()
 
     def threads(self, in_flight: int) -> int:
@@ -74,7 +81,10 @@ class CoreShare:
         """Count a pass in flight while it runs; yields the threads it may use."""
         with self._lock:
             self.in_flight += 1
-            n = self.in_flight
+            now = time.monotonic()
+            if self.in_flight >= self._peak or now - self._peak_at > self.window:
+                self._peak, self._peak_at = self.in_flight, now
+            n = self._peak
         try:
             yield self.threads(n)
         finally:
