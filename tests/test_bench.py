@@ -24,8 +24,9 @@ MEASURED = {
                          "paper_trace_multiples", "outputs_estimated_share"),
     "p4_api_path": ("by_concurrency", "resume", "resume_ok"),
     "scale_metrics": ("rows", "table_seconds", "bootstrap_count_resampling_s", "total_s"),
-    "p5_vllm_peer": ("seconds_per_verdict", "vllm_best", "agreement_local_vs_vllm",
-                     "agreement_float32_vs_bfloat16", "openai_judge", "load_average_1_5_15"),
+    "p5_vllm_peer": ("by_dtype", "ratios", "seconds_per_verdict", "vllm_best",
+                     "agreement_local_vs_vllm", "agreement_float32_vs_bfloat16", "openai_judge",
+                     "load_average_1_5_15"),
 }
 # each benchmark's figure (ratio, met) recomputed from what it measured; a partial (--quick)
 # replay sets no verdict
@@ -42,10 +43,9 @@ FIGURE = {
                               and m["resume_ok"]),
     "scale_metrics": lambda m: (m["bootstrap_index_resampling_s"]
                                 / m["bootstrap_count_resampling_s"], m["total_s"] <= 10),
-    "p5_vllm_peer": lambda m: (m["seconds_per_verdict"][m["vllm_best"]]
-                               / m["seconds_per_verdict"]["local"],
-                               m["seconds_per_verdict"][m["vllm_best"]]
-                               / m["seconds_per_verdict"]["local"] >= 1.0),
+    "p5_vllm_peer": lambda m: (min(d["idle"]["ratio_best"] for d in m["by_dtype"].values()),
+                               all(v >= (1.0 if "idle ratio_best" in k else 0.9)
+                                   for k, v in m["ratios"].items())),
 }
 VERDICT_WORD = {True: "MET", False: "MISSED", None: "(no target)"}
 
@@ -100,9 +100,16 @@ def test_p5_vllm_peer_quick(tmp_path):
     m = r["measured"]
     assert set(m["seconds_per_verdict"]) >= {"local", "local_c1", "vllm_c1", "vllm_c8",
                                              "openai_judge_via_vllm"}
-    # vLLM scores the very token ids the local judge scores: same labels, float-level differences
-    assert m["agreement_local_vs_vllm"]["same_label"] == m["verdicts"]
-    assert m["agreement_local_vs_vllm"]["max_prob_diff"] < 1e-3
+    assert set(m["by_dtype"]) == {"float32", "bfloat16"}
+    for dtype, d in m["by_dtype"].items():
+        for load in ("idle", "one_core_load"):
+            per = d[load]["seconds_per_verdict"]
+            assert d[load]["ratio_best"] == pytest.approx(per[d[load]["vllm_best"]] / per["local"])
+            assert d[load]["ratio_c1"] == pytest.approx(per["vllm_c1"] / per["local_c1"])
+            assert m["ratios"][f"{dtype} {load} ratio_best"] == d[load]["ratio_best"]
+        # vLLM scores the very token ids the local judge scores, in the same dtype: same labels
+        assert d["agreement_local_vs_vllm"]["same_label"] == m["verdicts"]
+    assert m["by_dtype"]["float32"]["agreement_local_vs_vllm"]["max_prob_diff"] < 1e-3
     assert m["openai_judge"]["ok"] == m["verdicts"]
 
 

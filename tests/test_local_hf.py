@@ -173,9 +173,9 @@ def test_a_local_model_that_cannot_load_stops_the_run_with_no_failed_row(tmp_pat
 def test_bfloat16_embedded_judge_is_another_identity_and_other_dtypes_are_refused():
     from tjb_lib.judges.catalog import get_judge
 
-    default, bf16 = get_judge("smollm2").identity(), get_judge("smollm2", dtype="bfloat16").identity()
-    assert bf16["params"].pop("dtype") == "bfloat16" and default["params"].pop("dtype") == "float32"
-    assert bf16 == default  # the dtype is the only difference, so no stored verdict is shared
+    f32, bf16 = (get_judge("smollm2", dtype=d).identity() for d in ("float32", "bfloat16"))
+    assert bf16["params"].pop("dtype") == "bfloat16" and f32["params"].pop("dtype") == "float32"
+    assert bf16 == f32  # the dtype is the only difference, so no stored verdict is shared
     with pytest.raises(ValueError, match="float32 or bfloat16"):
         get_judge("smollm2", dtype="float16")
 
@@ -216,15 +216,28 @@ def test_identity_and_metadata_name_the_scoring_not_the_machine(judge):
     assert judge.count_tokens("Berlin [1].") > 0
 
 
-def test_on_cpu_each_pass_runs_on_one_thread_and_as_many_passes_as_cores_run_at_once(judge):
+def test_on_cpu_passes_run_side_by_side_each_on_its_share_of_the_free_cores(tmp_path):
     from tjb_lib.judges.local_lazy import usable_cores
+    from test_cpu_share import fake_proc
 
-    assert judge.threads == 1 and torch.get_num_threads() == 1
-    assert judge.max_concurrency == usable_cores()
+    judge = make_judge(max_concurrency=1)
+    assert judge.threads is None and judge.max_concurrency == 1
+    assert make_judge().max_concurrency == usable_cores()
     meta = judge.metadata()
-    assert meta["threads_per_pass"] == 1 and meta["max_concurrency"] == usable_cores()
+    assert meta["threads_per_pass"] == "free cores / passes in flight"
     # a machine setting, like the CPU: not part of what the store keys on
     assert "threads" not in json.dumps(judge.identity())
+    seen = []
+    judge.hf_model.register_forward_pre_hook(lambda *_: seen.append(torch.get_num_threads()))
+    req = pair_requests()[0]
+    judge.share.cores, judge.share.proc = 2, fake_proc(tmp_path, running=1, own_states="R")
+    judge.complete(req)  # alone on an idle machine: both cores
+    judge.share.proc = fake_proc(tmp_path, running=3, own_states="R")
+    judge.clear_prefix_cache()
+    judge.complete(req)  # another process keeps a core busy: one thread
+    assert seen == [2, 1]
+    fixed = make_judge(threads=1)
+    assert fixed.metadata()["threads_per_pass"] == 1 and fixed.share.threads(1) == 1
 
 
 def test_passes_side_by_side_give_the_same_bits_as_one_by_one():
@@ -323,3 +336,38 @@ def test_rationales_on_request_generate_the_verdict_as_text_under_their_own_iden
     r = judge.complete(pair_requests()[0])
     assert r.status == "ok" and r.label_probs is None
     assert isinstance(r.text, str) and r.output_tokens > 0
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+@pytest.mark.parametrize("batch_size", [1, 8])
+def test_cuda_judge_gives_the_cpu_judges_probabilities_in_float32(batch_size):
+    tok = tokenizer_or_skip()
+    cpu = LocalHFJudge("tiny", "tiny", tiny_llama(len(tok)), tok, device="cpu")
+    gpu = LocalHFJudge("tiny", "tiny", tiny_llama(len(tok)), tok, device="cuda",
+                       batch_size=batch_size)
+    assert next(gpu.hf_model.parameters()).device.type == "cuda"
+    assert gpu.metadata()["device"] == "cuda" and gpu.identity() == cpu.identity()
+    reqs = pair_requests()
+    for want, got in zip(cpu.score_many(reqs), gpu.score_many(reqs)):
+        assert got.status == "ok" and got.meta["label_mass"] > 0
+        assert max(want.label_probs, key=want.label_probs.get) == \
+            max(got.label_probs, key=got.label_probs.get)
+        assert max(abs(want.label_probs[k] - got.label_probs[k]) for k in LABELS) < 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_a_checkpoint_loads_on_cuda_in_bfloat16_and_generates(tmp_path):
+    from tjb_lib.judges.local_hf import load_local_hf
+
+    tok = tokenizer_or_skip()
+    tiny_llama(len(tok)).save_pretrained(tmp_path)
+    tok.save_pretrained(tmp_path)
+    judge = load_local_hf("tiny", str(tmp_path), model_name="tiny", device="cuda")
+    assert judge.identity()["params"]["dtype"] == "bfloat16" and judge.batch_size == 8
+    scored = judge.score_many(pair_requests())
+    assert all(r.status == "ok" and abs(sum(r.label_probs.values()) - 1) < 1e-9 for r in scored)
+    text = judge.complete(judge_request("Which river flows through Vienna?", "The Danube.",
+                                        "The Rhine.", kind="text", max_tokens=8))
+    assert text.status == "ok" and 0 < text.output_tokens <= 8

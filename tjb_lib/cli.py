@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from tjb_lib.seeds import SEED
@@ -77,6 +78,7 @@ def _judge(args: argparse.Namespace) -> int:
     from tjb_lib.store import SecretLeakError, StoreError
 
     try:
+        _set_dtype(args.dtype)
         if args.budget is not None:
             from tjb_lib.judges.budget import set_budget
             set_budget(args.budget)  # the judge's calls read it when the judge is built
@@ -95,6 +97,13 @@ def _judge(args: argparse.Namespace) -> int:
         return _error(_os_error(e), 1)
     print(summary(df))
     return 0
+
+
+def _set_dtype(dtype: str | None) -> None:
+    """Name the CPU dtype of in-process judges for this process and those it starts."""
+    if dtype is not None:
+        from tjb_lib.judges.local_lazy import DTYPE_ENV
+        os.environ[DTYPE_ENV] = dtype
 
 
 def _error(message: str, code: int) -> int:
@@ -151,6 +160,7 @@ def _reproduce(args: argparse.Namespace) -> int:
 
     from tjb_lib.notebook import ParameterError
 
+    _set_dtype(args.dtype)  # the notebooks' kernels inherit it
     try:
         with shared_budget(args.budget):  # one budget across the notebooks' kernels
             return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
@@ -250,6 +260,9 @@ def parser() -> argparse.ArgumentParser:
     j.add_argument("--budget", type=_usd, default=None, metavar="USD",
                    help="stop cleanly before the call that could take this run's spend past USD "
                         "(list price; stored calls cost nothing)")
+    j.add_argument("--dtype", choices=("float32", "bfloat16"), default=None,
+                   help="in-process judges on CPU compute in this dtype (default: the one the "
+                        "judge's stored runs used, else bfloat16 where the CPU has it natively)")
     j.set_defaults(func=_judge)
 
     c = sub.add_parser("check", help="one tiny real call: what the endpoint returns, and the "
@@ -289,6 +302,9 @@ def parser() -> argparse.ArgumentParser:
                    help="run no notebook: write outputs/comparison/ (tables, figures, "
                         "COMPARISON.md) setting every judge under outputs/judges/ (or those "
                         "named) side by side, beside the paper's judges")
+    r.add_argument("--dtype", choices=("float32", "bfloat16"), default=None,
+                   help="in-process judges on CPU compute in this dtype (default: the one the "
+                        "judge's stored runs used, else bfloat16 where the CPU has it natively)")
     r.set_defaults(func=_reproduce)
 
     cv = sub.add_parser("coverage", help="coverage of the 95%% intervals on simulated verdict "

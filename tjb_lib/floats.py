@@ -21,7 +21,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from tjb_lib import figures, stats, tables
+from tjb_lib import stats, tables
 from tjb_lib import float_metrics as ours
 from tjb_lib.contrasts import contrasts_e5
 from tjb_lib.float_schema import Comparison, Float, Metric
@@ -29,6 +29,18 @@ from tjb_lib.names import by_name
 from tjb_lib.position import POSITION_RUNS
 from tjb_lib.protocols.specs import LEVELS
 from tjb_lib.report import paper_table
+
+
+def _drawn_by(name: str):
+    """``tjb_lib.figures.<name>``, imported when it draws: seaborn and pyplot cost a notebook
+    kernel about a second of CPU to import, and five of the twelve notebooks draw no figure."""
+    def draw(*args, **kwargs):
+        from tjb_lib import figures
+
+        return getattr(figures, name)(*args, **kwargs)
+
+    draw.__name__ = draw.__qualname__ = name
+    return draw
 
 
 def figure_3_paper() -> pd.DataFrame:
@@ -150,7 +162,7 @@ _ENTRIES = (
           Comparison("figure_2", "judge", ("split",),
                      {(k,): {"split": v} for k, v in _FIG2_SPLITS.items()}, _PLAIN_STRICT,
                      ours.equivalence, pools_wordings=True),
-          figure=figures.figure_2,
+          figure=_drawn_by("figure_2"),
           caption="Figure 2, per equivalence split: (a) our cited-win rate under plain "
                   "preference (L0), (b) our Tie rate under the strict rubric (L4), bars with 95% "
                   "Wilson intervals and our n under each split; the markers are the paper's "
@@ -190,7 +202,7 @@ _ENTRIES = (
           headlines=(("worse-cited at L0", {"level": "L0", "metric": "worse_cited"}),
                      ("Tie at L3", {"level": "L3", "metric": "tie"}))),
     Float("figure_a1", "§5.3", "Soft-tier ladder (figure)", "04_resolution_loss", _SOFT, _A19,
-          figure=figures.figure_a1,
+          figure=_drawn_by("figure_a1"),
           caption="Figure A1, soft tier: our worse-cited win and Tie rates from L0 to L4 (first "
                   "panel, 95% intervals), then each of the paper's three judges (Table A19). "
                   "Humans mostly answer Tie here, so a Tie is calibrated.",
@@ -205,7 +217,7 @@ _ENTRIES = (
                      {**{(lv,): _ladder("moderate_hotpotqa", lv) for lv in LEVELS},
                       ("TRACE",): {"split": "moderate_hotpotqa", "protocol": "trace_v2"}},
                      (Metric("better_plain", "better_plain"), Metric("tie", "tie")), ours.graded),
-          figure=figures.figure_3,
+          figure=_drawn_by("figure_3"),
           caption="Figure 3, moderate tier: our better-plain win and Tie rates from L0 to L4 and "
                   "under TRACE (first panel, 95% intervals), then each of the paper's five judges "
                   "(Tables A11 and A12). Humans prefer the plain side here, so a Tie is lost "

@@ -99,12 +99,16 @@ def load_awq_model(model_id: str, *, device: str = "cuda"):
     if importlib.util.find_spec("awq") is not None:
         from awq import AutoAWQForCausalLM
 
-        wrapped = AutoAWQForCausalLM.from_quantized(model_id, fuse_layers=False, device_map=device,
+        # the whole model on one device: accelerate takes a device only inside a map, a bare
+        # "cuda" string is refused ("please choose 'auto', 'balanced', ...")
+        wrapped = AutoAWQForCausalLM.from_quantized(model_id, fuse_layers=False,
+                                                    device_map={"": device},
                                                     torch_dtype=torch.float16)
         return wrapped.model
     from transformers import AutoModelForCausalLM  # transformers' AWQ integration (gptqmodel)
 
-    return AutoModelForCausalLM.from_pretrained(model_id, dtype=torch.float16, device_map=device)
+    return AutoModelForCausalLM.from_pretrained(model_id, dtype=torch.float16,
+                                                device_map={"": device})
 
 
 def load_awq_judge(name: str, model_id: str, *, device: str = "cuda", **judge_kwargs):

@@ -6,13 +6,13 @@ label, and one forward pass gives P(A), P(B), P(Tie). Judge prompts in a split s
 instruction prefix, so ``score_many`` computes that prefix's key/value cache once and runs only
 each comparison's suffix. Free text (TRACE stage 1, rationales) uses greedy ``generate()``.
 
-On CPU each forward pass runs on one thread and the judge answers as many requests at once as the
-process has cores (``max_concurrency``; ``score_many`` and the runner use it). Independent passes
-need no synchronisation, whereas one pass split over threads waits at every operator for its
-slowest thread: on a shared machine that made a verdict several times slower (README,
-performance). The thread count is a setting of the machine, like the CPU: it moves probabilities
-in their last float32 bits (none of 421 stored verdicts changed label, bench/_numerics_check.py),
-so the metadata records it and the judge's identity does not.
+On CPU the judge answers as many requests at once as the process has cores (``max_concurrency``;
+``score_many`` and the runner use it), and each forward pass takes its share of the cores that
+other processes leave free (``cpu_share``): every core for a pass alone on an idle machine, one
+each for passes side by side or on a busy machine, where a pass split over threads would wait at
+every operator for its slowest thread. The thread count is a setting of the machine, like the
+CPU: it moves probabilities in their last float32 bits (none of 421 stored verdicts changed
+label, bench/_numerics_check.py), so the metadata records it and the judge's identity does not.
 """
 from __future__ import annotations
 
@@ -22,12 +22,14 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 import torch
 
 from tjb_lib.judges.base import Judge
-from tjb_lib.judges.local_lazy import LABEL_PREFIX, local_params, usable_cores
+from tjb_lib.judges.cpu_share import CoreShare
+from tjb_lib.judges.local_lazy import LABEL_PREFIX, local_params, native_bf16, usable_cores
 from tjb_lib.records import LABELS, Request, Response
 
 
@@ -41,9 +43,9 @@ def resolve_device(device: str | None) -> str:
 
 
 def default_dtype(device: str) -> torch.dtype:
-    """float32 on CPU (the shipped judges' identity; bfloat16 is faster where the CPU has AMX
-    but moves probabilities, so it is asked for by name); bfloat16 on CUDA."""
-    return torch.float32 if device == "cpu" else torch.bfloat16
+    """bfloat16 on CUDA, and on a CPU that computes it natively (AMX, AVX-512 BF16: about twice
+    float32's speed); float32 on other CPUs, where bfloat16 is emulated."""
+    return torch.bfloat16 if device != "cpu" or native_bf16() else torch.float32
 
 
 def set_deterministic(seed: int, device: str) -> None:
@@ -110,11 +112,11 @@ class LocalHFJudge(Judge):
         self._last_ids: tuple[int, ...] = ()
         self._cache_lock = threading.RLock()  # concurrent calls share the prefix cache
         on_cpu = self.device == "cpu"
-        # CPU: one thread per forward pass, as many passes at once as there are cores
-        self.threads = threads or (1 if on_cpu else torch.get_num_threads())
-        if on_cpu:
-            torch.set_num_threads(self.threads)
-        concurrency = max_concurrency or (max(1, usable_cores() // self.threads) if on_cpu else 1)
+        # CPU: as many passes at once as there are cores, each on its share of the free cores
+        # (``threads`` fixes the threads per pass instead)
+        self.threads = threads
+        self.share = CoreShare(fixed=threads) if on_cpu else None
+        concurrency = max_concurrency or (max(1, usable_cores() // (threads or 1)) if on_cpu else 1)
         # transformers 5.x renamed ``past_key_values`` to ``cache``; speak whichever this model takes
         self._cache_kw = ("cache" if "cache" in inspect.signature(self.hf_model.forward).parameters
                           else "past_key_values")
@@ -123,6 +125,16 @@ class LocalHFJudge(Judge):
         super().__init__(name, model, params=local_params(label_prefix, dtype, params),
                          max_concurrency=concurrency)
         set_deterministic(seed, self.device)
+
+    @contextmanager
+    def _pass(self) -> Iterator[None]:
+        """Run one forward pass (or one generation) on its share of the CPU's free cores."""
+        if self.share is None:
+            yield
+            return
+        with self.share.one_pass() as threads:
+            torch.set_num_threads(threads)
+            yield
 
     # ---- Judge interface -------------------------------------------------------------------
     def complete(self, request: Request) -> Response:
@@ -134,7 +146,10 @@ class LocalHFJudge(Judge):
     def metadata(self) -> dict[str, Any]:
         import transformers
         return {**super().metadata(), "device": self.device, "batch_size": self.batch_size,
-                "threads_per_pass": self.threads, "max_concurrency": self.max_concurrency,
+                "threads_per_pass": self.threads or ("free cores / passes in flight"
+                                                     if self.share else torch.get_num_threads()),
+                "max_concurrency": self.max_concurrency,
+                "cpu_native_bf16": native_bf16() if self.device == "cpu" else None,
                 "label_token_ids": dict(self.label_ids), "torch": torch.__version__,
                 "transformers": transformers.__version__, "notes": self.notes,
                 **self.extra_metadata}
@@ -223,8 +238,9 @@ class LocalHFJudge(Judge):
             self._prefix_cache.move_to_end(prefix)
             return len(prefix), self._prefix_cache[prefix]
         x = torch.tensor([prefix], device=self.device)
-        out = self.hf_model(input_ids=x, attention_mask=torch.ones_like(x), use_cache=True,
-                            logits_to_keep=1)  # only the cache is wanted, not prefix-long logits
+        with self._pass():
+            out = self.hf_model(input_ids=x, attention_mask=torch.ones_like(x), use_cache=True,
+                                logits_to_keep=1)  # only the cache is wanted, not prefix logits
         pkv = out["cache"] if self._cache_kw == "cache" else out["past_key_values"]
         self._prefix_cache[prefix] = pkv
         while len(self._prefix_cache) > self._prefix_cache_size:
@@ -248,9 +264,11 @@ class LocalHFJudge(Judge):
             kv = copy.deepcopy(pkv)  # the model extends the cache in place
             if b > 1:
                 kv.batch_repeat_interleave(b)
-        out = self.hf_model(input_ids=x.to(self.device), attention_mask=mask.to(self.device),
-                            use_cache=kv is not None, logits_to_keep=torch.tensor(keep, device=self.device),
-                            **{self._cache_kw: kv})
+        with self._pass():
+            out = self.hf_model(input_ids=x.to(self.device), attention_mask=mask.to(self.device),
+                                use_cache=kv is not None,
+                                logits_to_keep=torch.tensor(keep, device=self.device),
+                                **{self._cache_kw: kv})
         rows = torch.arange(b, device=self.device)
         cols = torch.tensor([keep.index(p) for p in last], device=self.device)
         return out.logits[rows, cols]
@@ -341,8 +359,9 @@ class LocalHFJudge(Judge):
                                pad_token_id=self._pad_id, eos_token_id=self.tokenizer.eos_token_id)
         t0 = time.perf_counter()
         try:
-            gen = self.hf_model.generate(input_ids=x, attention_mask=torch.ones_like(x),
-                                         generation_config=cfg)
+            with self._pass():
+                gen = self.hf_model.generate(input_ids=x, attention_mask=torch.ones_like(x),
+                                             generation_config=cfg)
         except (RuntimeError, torch.cuda.OutOfMemoryError) as e:
             return Response(status="failed", error=f"{type(e).__name__}: {e}", input_tokens=len(ids),
                             model_returned=self.model)

@@ -5,15 +5,27 @@ notebooks and building a judge's identity never import torch or load a model.
 """
 from __future__ import annotations
 
+import json
 import os
 import threading
+from pathlib import Path
 from typing import Any, Sequence
 
+from tjb_lib import paths
 from tjb_lib.judges.base import FatalJudgeError, Judge
 from tjb_lib.records import Request, Response
 
 #: The paper's output schema is {"winner": "A | B | Tie", ...}; this prefix makes the label next.
 LABEL_PREFIX = '{"winner": "'
+
+#: what an in-process judge computes in on CPU; each is its own judge identity (its verdict
+#: probabilities differ in the third decimal), so a store holds the calls of one or the other
+CPU_DTYPES = ("float32", "bfloat16")
+#: names a CPU dtype for this process and the notebook kernels it starts (``--dtype``)
+DTYPE_ENV = "TJB_DTYPE"
+#: CPU flags (Linux /proc/cpuinfo) of bfloat16 matrix instructions: AMX tiles, or AVX-512 BF16
+NATIVE_BF16_FLAGS = ("amx_bf16", "avx512_bf16")
+CPUINFO = Path("/proc/cpuinfo")
 
 
 def usable_cores() -> int:
@@ -22,6 +34,44 @@ def usable_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def cpu_flags(cpuinfo: Path | None = None) -> set[str]:
+    """The CPU's feature flags as Linux lists them; empty where there is no /proc/cpuinfo."""
+    try:
+        text = Path(cpuinfo or CPUINFO).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    return {f for line in text.splitlines() if line.startswith("flags")
+            for f in line.partition(":")[2].split()}
+
+
+def native_bf16(cpuinfo: Path | None = None) -> bool:
+    """True where the CPU multiplies bfloat16 matrices in hardware (AMX or AVX-512 BF16): there
+    bfloat16 is about twice as fast as float32; elsewhere it is emulated and slower."""
+    return any(f in cpu_flags(cpuinfo) for f in NATIVE_BF16_FLAGS)
+
+
+def recorded_dtype(name: str, metadata_dir: Path | None = None) -> str | None:
+    """The dtype the judge ``name``'s stored runs were computed in (its run metadata), if any."""
+    path = Path(metadata_dir or paths.METADATA) / f"{name}.json"
+    try:
+        dtype = json.loads(path.read_text(encoding="utf-8"))["parameters"]["dtype"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return dtype if dtype in CPU_DTYPES else None
+
+
+def cpu_dtype(name: str, requested: str | None = None) -> str:
+    """The dtype the in-process judge ``name`` computes in on CPU: the one asked for (argument,
+    then ``$TJB_DTYPE``), else the one its stored runs were computed in (so replaying and
+    extending shipped outputs finds their calls on any machine), else bfloat16 where the CPU
+    computes it natively and float32 elsewhere."""
+    dtype = (requested or os.environ.get(DTYPE_ENV) or recorded_dtype(name)
+             or ("bfloat16" if native_bf16() else "float32"))
+    if dtype not in CPU_DTYPES:
+        raise ValueError(f"{name} runs on CPU in {' or '.join(CPU_DTYPES)}, not {dtype!r}")
+    return dtype
 
 
 def local_params(label_prefix: str, dtype: str, params: dict[str, Any] | None = None) -> dict[str, Any]:

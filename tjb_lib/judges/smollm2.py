@@ -176,17 +176,12 @@ def _convert(gguf: Path, folder: Path) -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-#: float32 is the shipped default; bfloat16 (AMX where the CPU has it) is a measured option whose
-#: verdicts can differ, so it is a different judge identity (the dtype is in its params)
-DTYPES = ("float32", "bfloat16")
+def lazy_smollm2_judge(name: str = "smollm2", dtype: str | None = None, **kwargs):
+    """The embedded judge, loaded (and converted, the first time) only when a call is made; it
+    computes in ``dtype`` (default ``local_lazy.cpu_dtype``: bfloat16 where the CPU has it)."""
+    from tjb_lib.judges.local_lazy import LABEL_PREFIX, LazyLocalJudge, cpu_dtype, local_params
 
-
-def lazy_smollm2_judge(name: str = "smollm2", dtype: str = "float32", **kwargs):
-    """The embedded judge, loaded (and converted, the first time) only when a call is made."""
-    from tjb_lib.judges.local_lazy import LABEL_PREFIX, LazyLocalJudge, local_params
-
-    if dtype not in DTYPES:
-        raise ValueError(f"the embedded judge runs in {' or '.join(DTYPES)}, not {dtype!r}")
+    dtype = cpu_dtype(name, dtype)
     kwargs["params"] = {**GENERATION_PARAMS, **(kwargs.get("params") or {})}
     params = local_params(kwargs.get("label_prefix", LABEL_PREFIX), dtype, kwargs["params"])
     model_id = f"{UPSTREAM}@{DIST}=={package_version()}:{GGUF_NAME}"
@@ -196,10 +191,14 @@ def lazy_smollm2_judge(name: str = "smollm2", dtype: str = "float32", **kwargs):
 
 
 def load_smollm2_judge(name: str = "smollm2", *, device: str = "cpu", folder: Path | None = None,
-                       dtype: str = "float32", **judge_kwargs):
-    """The embedded default judge, converted on first use and loaded offline afterwards."""
+                       dtype: str | None = None, **judge_kwargs):
+    """The embedded default judge, converted on first use and loaded offline afterwards, in
+    ``dtype`` (default ``local_lazy.cpu_dtype``)."""
     import torch
 
+    from tjb_lib.judges.local_lazy import cpu_dtype
+
+    dtype = cpu_dtype(name, dtype)
     judge_kwargs["params"] = {**GENERATION_PARAMS, **(judge_kwargs.get("params") or {})}
     from tjb_lib.judges.local_hf import load_local_hf
 

@@ -23,7 +23,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
 from tjb_lib.pairs.candidates import (evaluate, finqa_candidate, finqa_task, hop_sentences, hops,
@@ -188,6 +187,10 @@ _BIRTH_YEAR = re.compile(r"\((?:[^()]*?\b)?(1\d{3}|20\d\d)\b")
 
 
 def _stems(text: str) -> set[str]:
+    # imported here: scikit-learn costs a notebook kernel about half a second of CPU to import,
+    # and only building the conflict split needs its stop words
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
     return {w[:4] for w in _norm(text).split() if w not in ENGLISH_STOP_WORDS}
 
 

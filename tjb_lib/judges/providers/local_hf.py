@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tjb_lib.judges.base import FatalJudgeError
-from tjb_lib.judges.local_lazy import LABEL_PREFIX, LazyLocalJudge, local_params
+from tjb_lib.judges.local_lazy import LABEL_PREFIX, LazyLocalJudge, cpu_dtype, local_params
 from tjb_lib.judges.provider import JudgeSpec, Price, Provider, register
 
 AWQ = "awq-w4"
@@ -17,9 +17,11 @@ def build(spec: JudgeSpec, provider: Provider, **overrides: Any) -> LazyLocalJud
     params = dict(overrides.pop("params", None) or {})
     if spec.quantization == AWQ:
         params = {"quantization": AWQ, **params}
-    # the dtype the checkpoint loads in (``awq.load_awq_model``, ``local_hf.default_dtype``): it
-    # is part of the identity, which the loaded judge must match
-    dtype = "float16" if spec.quantization == AWQ else "float32" if device == "cpu" else "bfloat16"
+    # the dtype the checkpoint computes in (float16 for the AWQ kernels, bfloat16 on CUDA, on CPU
+    # ``cpu_dtype``): it is part of the identity, which the loaded judge must match
+    requested = overrides.pop("dtype", None)
+    dtype = ("float16" if spec.quantization == AWQ else cpu_dtype(spec.name, requested)
+             if device == "cpu" else requested or "bfloat16")
     declared = local_params(overrides.get("label_prefix", LABEL_PREFIX), dtype, params)
     extra = {"catalog": spec.to_dict()}
 
@@ -41,8 +43,11 @@ def build(spec: JudgeSpec, provider: Provider, **overrides: Any) -> LazyLocalJud
             return load_awq_judge(spec.name, spec.model, device=device, notes=spec.notes,
                                   extra_metadata=extra, params=dict(params), **overrides)
         from tjb_lib.judges.local_hf import load_local_hf
-        return load_local_hf(spec.name, spec.model, device=device, notes=spec.notes,
-                             extra_metadata=extra, params=dict(params), **overrides)
+        import torch
+
+        return load_local_hf(spec.name, spec.model, device=device, dtype=getattr(torch, dtype),
+                             notes=spec.notes, extra_metadata=extra, params=dict(params),
+                             **overrides)
 
     return LazyLocalJudge(spec.name, spec.model, declared, load, notes=spec.notes, ready=ready,
                           max_concurrency=1)
