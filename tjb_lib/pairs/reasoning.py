@@ -356,6 +356,9 @@ def sought_noun(question: str) -> str | None:
     return noun
 
 
+# Titles that keep their capital before a name ("Note that Sir Arthur Conan Doyle ...").
+_TITLES = frozenset("Sir Dame Lord Lady King Queen Prince Princess Saint Mount Lake Dr Mr Mrs "
+                    "Ms General Captain President Pope Emperor".split())
 # Opening words that are no name, lowered after a lead-in ("Note that most long hunts ...").
 _COMMON_OPENERS = frozenset("The A An Most Many Some Several All Both Each Every In On At After "
                             "Before During Since As For With By From Its His Her Their This These "
@@ -374,6 +377,7 @@ def link(r: random.Random, step: str, shown: list[str], proper: bool) -> str:
     template = r.choice(voice.RESTATED_STEPS)
     head = step.split(" ", 1)
     if (not template.startswith("{step}") and not proper and len(head) == 2
+            and head[0] not in _TITLES
             and (head[0] in _COMMON_OPENERS or head[0][1:].islower())):
         step = step[0].lower() + step[1:]              # "Note that subsequent works ..."
     return re.sub(r"([.!?])\.$", r"\1", template.format(step=_unstopped(step)))

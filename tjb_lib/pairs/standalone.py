@@ -106,7 +106,7 @@ def clean(text: str) -> str | None:
     t = re.sub(rf"(\d{{4}}) (\d{{1,2}} (?:{MONTHS}) \d{{4}}\))", r"\1 – \2", t)   # "1860 19 June 1937)"
     t = re.sub(r"\s*\((?:or|and|,)\)", "", t)             # "Pieris (or) is a genus"
     t = re.sub(r"([?!])\.(?=\s|$)", r"\1", t)              # "Woolf?." -> "Woolf?"
-    t = re.sub(r'([!?]) "(?= [a-z]|[.,;:])', r'\1"', t)      # '"...and More! " album' closes
+    t = re.sub(r'([!?]) "(?= [a-z(]|[.,;:])', r'\1"', t)      # '"...and More! " album' closes
     t = re.sub(r"\b([a-z]{4,}) s\b(?=[ ,.;])", r"\1s", t)      # "battleship s" -> "battleships"
     t = re.sub(r"\s+([,.;:)])", r"\1", t)
     t = re.sub(r"\(\s+", "(", t)
