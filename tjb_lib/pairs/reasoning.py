@@ -142,6 +142,8 @@ def _taken_whole(part: str, sentence: str) -> bool:
     if not subject or _OPENING.match(subject) or subject.split()[0] in _LEADS:
         return False
     if sentence.startswith(subject):   # "S, which succeeded X, was" -> "S succeeded X"
+        if re.match(r"(?:An?|One) [a-z]", subject) and sentence[len(subject):][:1] == ",":
+            return False                 # "A winner of one Golden Globe, ..., X is": an opener
         second = re.match(r", ([A-Z0-9\"“][^,]*)", sentence[len(subject):])
         return not (second and _verb(second.group(1)))   # not "A Democrat, Marion Greene was"
     return bool(_PARTICIPLE.match(sentence)) and f", {subject} " in sentence   # "Dubbed X, S"
