@@ -17,11 +17,11 @@ from tjb_lib.pairs import SPLIT_NAMES, load_split
 from tjb_lib.pairs import registry
 from tjb_lib.pairs.build import build_all
 from tjb_lib.pairs.ablations import neutral_sentences, states
-from tjb_lib.pairs.candidates import finqa_check, finqa_evidence, hops, usable
+from tjb_lib.pairs.candidates import finqa_check, finqa_evidence, hops, reasoning_problems, usable
 from tjb_lib.pairs.standalone import short_name
 from tjb_lib.seeds import SEED
 from tjb_lib.pairs.finqa_voice import equation
-from tjb_lib.pairs.conflicts import gold_contradiction
+from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
 from tjb_lib.pairs.graded import necessity_problems
 from tjb_lib.pairs.render import final_answer, split_answer
 from tjb_lib.pairs.standalone import standalone
@@ -179,7 +179,8 @@ def test_natural_pairs_agree_on_the_answer_and_vary_in_wording(built, hot):
     by_item = collections.defaultdict(list)
     for p in pairs:
         by_item[p.source_id].append(p)
-    usable_items = sum(usable(i) and not gold_contradiction(i) for i in hot.values())
+    usable_items = sum(usable(i) and not gold_contradiction(i) and not gold_unsupported(i)
+                       and not reasoning_problems(i) for i in hot.values())
     assert len(by_item) == usable_items and {len(v) for v in by_item.values()} <= {2, 3}
     assert sum(len(v) == 3 for v in by_item.values()) == 1000 - 2 * usable_items
     for uses in by_item.values():

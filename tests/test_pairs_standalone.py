@@ -27,7 +27,7 @@ def items():
     ("He played Toby Kennish.", ACTOR, "Lucas Grabeel played Toby Kennish."),
     ("His first film was released in 2004.", ACTOR, "Lucas Grabeel's first film was released in 2004."),
     ("After his debut, he played Toby Kennish.", ACTOR,
-     "After his debut, Lucas Grabeel played Toby Kennish."),
+     "After Lucas Grabeel's debut, he played Toby Kennish."),
     ("Since 2011 he has been a columnist.", ACTOR, "Since 2011 Lucas Grabeel has been a columnist."),
     ("They rose to prominence in 1970.", BAND, "Slade rose to prominence in 1970."),
     ("The premise is simple.", FILM, "The premise of Jawbreaker is simple."),

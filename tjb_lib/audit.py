@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from tjb_lib import coherence, finqa_rules, paths
+from tjb_lib import coherence, finqa_rules, paths, readable
 from tjb_lib.coherence import sentences, words
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs import SPLIT_NAMES, load_split, registry
@@ -213,6 +213,7 @@ class SplitAudit:
     content_free: int = 0             # ... that share no content word with the evidence
     padding: int = 0                  # length-control sentences that are pronoun-led or filler
     one_sided: int = 0                # pairs with a sentence on one side outside the intended difference
+    unreadable: int = 0               # what a careful reader stops at (``readable``): budget 0
     examples: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)      # construction figures worth stating
     cited_features: list[str] = field(default_factory=list)
@@ -269,6 +270,8 @@ def audit_split(name: str, pairs: list[Pair], items: dict, seed: int = SEED) -> 
     if dangling:
         a.breaches.append(f"{dangling} pairs name a hop without its evidence (budget 0)")
     a.breaches += finqa_rules.breaches(pairs)
+    if a.unreadable:
+        a.breaches.append(f"{a.unreadable} sentences break a reader's rule (budget 0)")
     return a
 
 
@@ -310,6 +313,10 @@ def _coherence(a: SplitAudit, pairs: list[Pair], items: dict) -> None:
         a.padding += len(bad)
         if bad:
             seen.setdefault("padding", f"{p.pair_id}: {bad[0]}")
+        stops = readable.problems(p, items)
+        a.unreadable += len(stops)
+        if stops:
+            seen.setdefault("unreadable", f"{p.pair_id}: {stops[0][0]}: {stops[0][1][:120]}")
         odd = coherence.one_sided_sentences(p, items)
         a.one_sided += bool(odd)
         if odd:
@@ -343,7 +350,7 @@ def table(audits: list[SplitAudit]) -> pd.DataFrame:
             "repeated": a.repeated, "dangling": a.dangling, "leaning": a.leaning,
             "content-free reasoning": (f"{a.content_free / a.reasoning:.1%}" if a.reasoning
                                        else "—"),
-            "bad padding": a.padding, "one-sided": a.one_sided,
+            "bad padding": a.padding, "one-sided": a.one_sided, "reader rules": a.unreadable,
             "side accuracy": ("exempt" if _exempt(a.split) else "identical")
             if a.side_accuracy is None else f"{a.side_accuracy:.1%}",
             "differ": "—" if a.differ is None else f"{a.differ:.1%}",
@@ -361,7 +368,11 @@ def markdown(audits: list[SplitAudit], tiers: dict) -> str:
                  "word with the candidate's own evidence once the answer and source titles are set "
                  "aside (the soft tier's generic cited side is not counted); `bad padding` counts "
                  "length-control sentences that are pronoun-led or filler; `one-sided` counts pairs "
-                 "with a sentence on one side only outside the difference the split varies; `side "
+                 "with a sentence on one side only outside the difference the split varies; "
+                 "`reader rules` counts what a careful reader stops at (`tjb_lib/readable.py`: a "
+                 "non-name title inserted as a name, a cut sentence, a comparison without both "
+                 "values, a hop the reasoning never uses, an opening leaning on an unshown "
+                 "sentence, a gold answer its evidence does not support); `side "
                  "accuracy` is a paired classifier (one side's words minus the other's, folds grouped "
                  "by source item) telling the cited side.")
     lines.append("")

@@ -38,6 +38,7 @@ ABLATION_CUES: dict[str, frozenset[str] | None] = {
 CITATION_WORDS = re.compile(r"cite|citation|source|reference|evidence|verif|according|passage"
                             r"|\[\d|retriev|quot", re.I)
 ORDERINGS = 40
+CLOSE = 40            # characters: a fit further off than this may draw on the other paragraphs
 
 
 def states(text: str, answer: str) -> bool:
@@ -67,14 +68,9 @@ def neutral_sentences(item: HotpotItem, supporting: bool = True) -> list[str]:
     return out
 
 
-def length_text(item: HotpotItem, plain: str, target_len: int, r: random.Random) -> str:
-    """Plain text plus a paragraph of the item's own neutral sentences (``neutral_sentences``)
-    whose length brings the whole closest to ``target_len``: the supporting paragraphs'
-    sentences first, the other retrieved paragraphs' opening sentences only while still short."""
-    need = target_len - len(plain) - 2
-    tiers = [neutral_sentences(item)]
-    if sum(len(x) + 1 for x in tiers[0]) < need:
-        tiers.append(neutral_sentences(item, supporting=False))
+def _closest(tiers: list[list[str]], need: int, r: random.Random) -> list[str]:
+    """Greedy over seeded orders (tier by tier): the sentences whose joined length comes
+    closest to ``need``."""
     best: list[str] = []
     for _ in range(ORDERINGS):             # greedy over seeded orders: keep the closest fit
         chosen, size = [], -1
@@ -85,6 +81,22 @@ def length_text(item: HotpotItem, plain: str, target_len: int, r: random.Random)
                 size = grown
         if not best or abs(need - size) < abs(need - len(" ".join(best))):
             best = chosen
+    return best
+
+
+def length_text(item: HotpotItem, plain: str, target_len: int, r: random.Random) -> str:
+    """Plain text plus a paragraph of the item's own neutral sentences (``neutral_sentences``)
+    whose length brings the whole closest to ``target_len``: the supporting paragraphs'
+    sentences first, the other retrieved paragraphs' opening sentences only while still short
+    or where the supporting sentences cannot come within ``CLOSE`` characters."""
+    need = target_len - len(plain) - 2
+    tiers = [neutral_sentences(item)]
+    if sum(len(x) + 1 for x in tiers[0]) < need:
+        tiers.append(neutral_sentences(item, supporting=False))
+    best = _closest(tiers, need, r)
+    if abs(need - len(" ".join(best))) > CLOSE and len(tiers) == 1:   # whole sentences miss:
+        tiers.append(neutral_sentences(item, supporting=False))       # the openings may fit
+        best = _closest(tiers, need, r)
     if not best:
         raise ValueError(f"{item.id}: no length-control text fits")
     return f"{plain}\n\n{' '.join(best)}"

@@ -20,10 +20,10 @@ from tjb_lib.pairs.filing import clean_line, figures, period_years, residue
 from tjb_lib.pairs.filing_prose import evidence_line, sentence_case
 from tjb_lib.pairs.finqa_voice import (arg_text, op_name, operands, period_clash, step_sentences,
                                        unnamed)
-from tjb_lib.pairs.reasoning import conclude, link
+from tjb_lib.pairs.reasoning import conclude, link, missing_values, unused_hops
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence
-from tjb_lib.pairs.standalone import standalone
+from tjb_lib.pairs.standalone import entity_of, short_name, standalone
 from tjb_lib.pairs.strip import detect_artifacts
 
 
@@ -90,6 +90,19 @@ def usable(item: HotpotItem) -> bool:
                for t, sid in item.supporting_facts)
 
 
+def reasoning_problems(item: HotpotItem) -> list[str]:
+    """Why the item's reasoning could not decide its question (empty: it can): a comparison
+    whose evidence lacks the compared value of an entity (``reasoning.missing_values``), or a
+    hop whose step neither names its entity nor restates its evidence (the link it gives is
+    never used: ``reasoning.unused_hops``)."""
+    support = {h: hop_sentences(item, h) for h in hops(item)}
+    said = reasoning_steps(item, support, hops(item), answer_hop(item), item.answer.strip())
+    return ([f"no compared value for {h!r}" for h in missing_values(item, support)]
+            + [f"the reasoning never uses {h!r}" for h in unused_hops(item, support, said)]
+            + [f"the step of {h!r} ends on an abbreviation and runs into the next"
+               for h, step in said.items() if re.search(r"\b(?:[A-Z]\.)+[A-Z]$", step)])
+
+
 def _evidence(item: HotpotItem, title: str, sid: int) -> Evidence:
     text = standalone(item, title, sid)
     if text is None:
@@ -115,7 +128,7 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
     conclusion: a conflict's wrong side), never inside what it quotes or restates from the
     evidence.
     """
-    gold = item.answer.strip()
+    gold = item.answer.strip().rstrip(",;:").strip()   # "Golden Valley, Minnesota," as given
     ans = (answer or gold).strip()
     r = r or random.Random(f"voice:{item.id}")
     if drop_hop is not None and drop_hop not in hops(item):
@@ -145,7 +158,11 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
             order = (lead_hop,) + tuple(h for h in order if h != lead_hop)
         steps = reasoning_steps(item, support, order, answer_hop(item), gold)
         kept = [(k, v) for k, v in steps.items() if k != drop_hop]
-        body = tuple(link(link_r[k], v, support[k], k.startswith("The ")) for k, v in kept[:-1]) + (
+        names = {w for h in hops(item) for w in (entity_of(item, h).name or short_name(h)).split()}
+        names |= set(re.findall(r"(?<!^)\b[A-Z][\w'’-]*", item.question))
+        proper = {k: k.startswith("The ") or v.split()[0].strip(",;:'\"") in names
+                  for k, v in kept}
+        body = tuple(link(link_r[k], v, support[k], proper[k]) for k, v in kept[:-1]) + (
             conclude(conclusion_r, kept[-1][1], ans, item.question),)
     elif reasoning == "generic":
         body = (conclude(conclusion_r, generic, ans, item.question),)

@@ -232,6 +232,47 @@ def gold_contradiction(item: HotpotItem) -> str | None:
 
 
 _LATER = ("later", "latest", "newer", "newest", "more recent", "most recent")
+# "Who wrote The Devils ...?": the question asks for the agent of a relation that the evidence
+# writes as "<participle> by <name>".
+_AGENT_QUESTION = re.compile(r"\b(?:who|which \w+(?: \w+)?) (wrote|directed|composed|founded|"
+                             r"created|designed|produced|painted|invented|built|developed)\b", re.I)
+_PARTICIPLE = {"wrote": "written", "directed": "directed", "composed": "composed",
+               "founded": "founded", "created": "created", "designed": "designed",
+               "produced": "produced", "painted": "painted", "invented": "invented",
+               "built": "built", "developed": "developed"}
+
+
+def gold_unsupported(item: HotpotItem) -> str | None:
+    """Why the gold answer does not appear in, or follow from, the supporting sentences it
+    cites (None: it does). A yes/no answer and the option a comparison offers follow from
+    them; any other answer must be said by them, and where the question asks who did
+    something ("Who wrote The Devils?") and the evidence says by whom ("written by John
+    Whiting"), the gold answer must be that agent (not Peter Hall, who commissioned it)."""
+    gold = item.answer.strip()
+    said = [dict(item.context)[t][s] for t, s in item.supporting_facts
+            if s < len(dict(item.context)[t])]
+    if gold.lower() in ("yes", "no"):
+        return None
+    text = _norm(" ".join(said))
+    if item.type == "comparison" and any(_same_option(o, gold) for o in _options(item)):
+        return None
+    options = question_options(item.question)
+    shared = lambda o: {w for w in _norm(o).split() if len(w) > 2 and w != "the"}  # noqa: E731
+    if (len(options) == 2 and re.match(r"(?:which|who)\b", item.question, re.I)
+            and not any(shared(o) & shared(gold) for o in options)):
+        return f"the gold answer {gold!r} is neither option the question offers"
+    if _norm(gold) not in text and not set(_norm(gold).split()) - {"the", "a", "an"} <= set(
+            text.split()):
+        return f"the gold answer {gold!r} is not in its supporting sentences"
+    m = _AGENT_QUESTION.search(item.question)
+    if m:
+        by = re.compile(rf"\b{_PARTICIPLE[m.group(1).lower()]} by ((?:\S+ ?){{1,6}})")
+        agents = [a for s in said for after in by.findall(s)
+                  for a in re.findall(r"[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*)+", after)]
+        if agents and not any(set(_norm(a).split()) & set(_norm(gold).split()) for a in agents):
+            return (f"the evidence says {m.group(1).lower()} by {agents[0]!r}, not by the gold "
+                    f"answer {gold!r}")
+    return None
 
 
 def _birth_year(said: list[str]) -> int | None:

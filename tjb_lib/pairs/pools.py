@@ -3,7 +3,7 @@
 HotpotQA items are used only where every supporting sentence stands alone (``usable``) and
 their own evidence does not contradict their gold answer (``gold_contradiction``). The
 mechanical HotpotQA items also serve the ablations, the position controls and the ranking probe; the graded tiers get items of their own (the moderate tier only items with a necessary
-hop to omit); the conflicts take the items left over first. FinQA records pass the sanity
+hop to omit, so the soft tier takes the items without one first); the conflicts take the items left over first. FinQA records pass the sanity
 filter (``finqa_check``) and are drawn from the unbiased samples before the FinQANet
 error-case file; the moderate tier, which needs a program with an intermediate step to omit,
 takes its records first, then the mechanical split; the conflicts take the records left over
@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from tjb_lib.data import (FINQA_UNBIASED, FinQAItem, HotpotItem, HumanEvalProblem, load_finqa,
                           load_hotpotqa, load_humaneval)
-from tjb_lib.pairs.candidates import finqa_check, hotpot_candidate, is_clean, usable
+from tjb_lib.pairs.candidates import (finqa_check, hotpot_candidate, is_clean, reasoning_problems,
+                                      usable)
 from tjb_lib.pairs.common import rng
-from tjb_lib.pairs.conflicts import gold_contradiction
+from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
 from tjb_lib.pairs.graded import finqa_omission, moderate_plan
 
 N_MECHANICAL, N_GRADED, N_FINQA_MODERATE = 200, 100, 50
@@ -46,12 +47,26 @@ def allocate(seed: int) -> Pools:
     standing = [i for i in all_hot if usable(i)]
     contradicted = [i for i in standing if gold_contradiction(i)]
     standing = [i for i in standing if i not in contradicted]
+    unsupported = [i for i in standing if gold_unsupported(i)]
+    standing = [i for i in standing if i not in unsupported]
+    why_undecided = {i.id: reasoning_problems(i) for i in standing}
+    undecided = [i for i in standing if why_undecided[i.id]]
+    standing = [i for i in standing if i not in undecided]
+    undecided_by = collections.Counter(
+        next(k for k in ("no compared value", "never uses", "abbreviation") if k in w)
+        for i in undecided for w in why_undecided[i.id][:1])
     hot = [i for i in standing if is_clean(hotpot_candidate(i, rng(seed, "voice", i.id)))]
     rng(seed, "hotpotqa", "order").shuffle(hot)
     mech = hot[:N_MECHANICAL]
-    soft = hot[N_MECHANICAL:N_MECHANICAL + N_GRADED]
-    rest = hot[N_MECHANICAL + N_GRADED:]
-    eligible = [i for i in rest if moderate_plan(i, seed) is not None]
+    after = hot[N_MECHANICAL:]
+    # the soft tier takes first the items the moderate tier cannot use (no necessary hop)
+    plannable = {i.id for i in after if moderate_plan(i, seed) is not None}
+    soft = ([i for i in after if i.id not in plannable] + [i for i in after
+                                                           if i.id in plannable])[:N_GRADED]
+    soft_ids = {i.id for i in soft}
+    soft = [i for i in after if i.id in soft_ids]                 # in seeded order
+    rest = [i for i in after if i.id not in soft_ids]
+    eligible = [i for i in rest if i.id in plannable]
     moderate = eligible[:N_GRADED]
     examined = rest[:rest.index(moderate[-1]) + 1] if moderate else rest
     if len(moderate) < N_GRADED:
@@ -81,8 +96,13 @@ def allocate(seed: int) -> Pools:
     reasons = collections.Counter(r for r in why.values() if r is not None)
     rejects = {
         "hotpotqa": {"records": len(all_hot),
-                     "not_standalone": len(all_hot) - len(standing) - len(contradicted),
+                     "not_standalone": (len(all_hot) - len(standing) - len(contradicted)
+                                        - len(unsupported) - len(undecided)),
                      "gold_contradicted": len(contradicted),
+                     "gold_unsupported": len(unsupported),
+                     "comparison_without_both_values": undecided_by["no compared value"],
+                     "hop_never_used_by_the_reasoning": undecided_by["never uses"],
+                     "step_running_into_the_next": undecided_by["abbreviation"],
                      "with_display_syntax": len(standing) - len(hot),
                      "moderate_examined": len(examined),
                      "moderate_without_a_necessary_hop": len(examined) - len(moderate)},

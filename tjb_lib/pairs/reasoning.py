@@ -16,7 +16,7 @@ import re
 
 from tjb_lib.data import HotpotItem
 from tjb_lib.pairs import voice
-from tjb_lib.pairs.standalone import entity_of
+from tjb_lib.pairs.standalone import VERB, entity_of, pieces, short_name
 from tjb_lib.text import MONTHS, YEAR, words
 from tjb_lib.text import sentences as split_sentences
 
@@ -47,17 +47,10 @@ def _drop_asides(text: str, *keep: str | None) -> str:
         prev = text
         text = re.sub(r"\s*\(([^()]*)\)", lambda m: m.group(0) if any(
             k in m.group(1) for k in wanted) else "", text)
+    text = re.sub(r"^([^,]+), (is|was|are|were) ", r"\1 \2 ", text)   # "X (aside), is" -> "X is"
     return re.sub(r"\s+([,.;:])", r"\1", text)
 
 
-# The main verb of a sentence: a form of be/have or a common finite verb after the subject.
-_VERB = re.compile(r"\b(?:is|was|are|were|has|have|had|became|becomes|remains|remained|lies|lay|"
-                   r"began|begins|led|leads|gave|met|left|came|grew|built|fought|sang|told|"
-                   r"bought|sold|kept|brought|saw|found|spent|stood|won|wrote|took|"
-                   r"sits|stands|serves|served|wins|plays|played|stars|starred|directed|"
-                   r"writes|released|founded|hosted|represents|represented|holds|held|"
-                   r"includes|included|consists|consisted|features|featured|takes|"
-                   r"possessed|produced|received|made|makes|runs|ran|went|goes|competes)\b")
 # An opening participle phrase: "Dubbed the ...", "Written by ...", "Born in ..." (not a name
 # such as "Warren Edward Buffett").
 _PARTICIPLE = re.compile(r"^(?:[A-Z][a-z]+(?:ed|en)|Born|Led|Known|Built|Made|Held|Set|Run|Also|"
@@ -76,14 +69,33 @@ def _be(verb: str) -> str:
     return ("were" if plural else "was") if past else ("are" if plural else "is")
 
 
+# What may follow a cut: a relative or participle clause, or a clause of its own, which the
+# sentence reads whole without ("..., which ...", "..., making it ...", "; it ...").
+_CONTINUATION = re.compile(r"(?:which|who|whom|whose|where|when|while|whereas|although|though|"
+                           r"including|as well as|but|[a-z]+ing)\b")
+# A clause cut short: it ends on a word that needs what came after it.
+_DANGLING = re.compile(r"(?:\b(?:and|or|but|of|the|a|an|with|to|in|on|at|for|by|from|as|that|"
+                       r"which|who|whose|where|when|while|including|between|its|his|her|their|"
+                       r"than|into|is|was|are|were)|[,;:–-])$", re.I)
+
+
 def _cut(text: str, at: int) -> str:
     """``text`` up to the end of the comma-delimited segment that holds position ``at``, cut
-    only where what follows is a lower-case continuation (a relative or participle clause, a
-    coordination), never before a name, a title or a number that may still belong to it."""
+    only where what follows is a clause the rest reads whole without (``_CONTINUATION``),
+    never inside a list, a coordination or a name."""
     for m in _SEGMENT.finditer(text):
-        if m.start() >= at and re.match(r"[a-z]", text[m.end():]):
+        if m.start() >= at and _CONTINUATION.match(text[m.end():]):
             return text[:m.start()].rstrip(" ,;")
     return text.rstrip(" ,;")
+
+
+def whole(text: str) -> bool:
+    """Does ``text`` read as a whole sentence: it opens on a capital, a digit or a quote, has
+    a verb, balanced brackets and quotes, and does not end on a word that needs more?"""
+    t = text.rstrip(" .")
+    return (bool(re.match(r"[\"“A-Z0-9]", t)) and _verb(t) is not None
+            and not _DANGLING.search(t) and t.count("(") == t.count(")")
+            and t.count('"') % 2 == 0 and t.count("“") == t.count("”"))
 
 
 # An opening phrase before the subject: "In 1990, ...", "During the war, ..." (not "On My Mind").
@@ -109,7 +121,36 @@ def clause(text: str, target: str | None = None, keep: str | None = None) -> str
     segment that names ``target`` (the whole main clause when the sentence does not name it).
     Asides in brackets are removed unless they hold ``target`` or ``keep``; no final stop."""
     kept = _drop_asides(text, target, keep).rstrip(" .")
-    return _cap(_clause(_protect(kept), target).replace("\0", ","))
+    out = _cap(_clause(_protect(kept), target).replace("\0", ","))
+    if not whole(out) or not _taken_whole(out, kept) or (
+            target and target.lower() in kept.lower() and target.lower() not in out.lower()):
+        out = _cap(kept) if whole(kept) else text.rstrip(" .")
+    return out
+
+
+def _taken_whole(part: str, sentence: str) -> bool:
+    """Is ``part`` a run of ``sentence``'s own words that a reader takes as a sentence: its
+    start, or what follows an opening phrase and its comma when that opens on a capital (the
+    subject: "In 1990, Smith ..." -> "Smith ..."; not "..., this was ...")? A clause pieced
+    together from parts of the sentence may drop its subject ("A Democrat was ...")."""
+    at = sentence.lower().find(part.lower())
+    if at >= 0:
+        return at == 0 or (sentence[:at].endswith(", ") and sentence[at].isupper()
+                           and sentence[at:].split(" ", 1)[0] not in _COMMON_OPENERS)
+    v = _verb(part)                  # a clause rebuilt around the sentence's own subject
+    subject = part[:v[0]].strip(" ,") if v else ""
+    if not subject or _OPENING.match(subject) or subject.split()[0] in _LEADS:
+        return False
+    if sentence.startswith(subject):   # "S, which succeeded X, was" -> "S succeeded X"
+        if re.match(r"(?:An?|One) [a-z]", subject) and sentence[len(subject):][:1] == ",":
+            return False                 # "A winner of one Golden Globe, ..., X is": an opener
+        second = re.match(r", ([A-Z0-9\"“][^,]*)", sentence[len(subject):])
+        return not (second and _verb(second.group(1)))   # not "A Democrat, Marion Greene was"
+    return bool(_PARTICIPLE.match(sentence)) and f", {subject} " in sentence   # "Dubbed X, S"
+
+
+# Opening words after which no subject has begun yet ("Along with X, this was ...").
+_LEADS = frozenset("Along Like Unlike Despite Besides Including Except Among Alongside".split())
 
 
 def _clause(text: str, target: str | None) -> str:
@@ -165,7 +206,7 @@ def _verb(text: str) -> tuple[int, int, str] | None:
     """The main verb (start, end, word): the first form of be/have, common finite verb, or -ed/-s
     word that follows a capitalised word or a closing quote (the subject's end)."""
     found = []
-    if m := _VERB.search(text):
+    if m := VERB.search(text):
         found.append((m.start(), m.end(), m.group(0)))
     if m := _AFTER_NAME.search(text):
         found.append((m.start(1), m.end(1), m.group(1)))
@@ -185,14 +226,20 @@ def _compared_value(sentence: str, question: str) -> str | None:
         if m:
             return m.group(0)
     if _QUANTITY_CUES.search(question):
-        m = _NUMBER.search(YEAR.sub(" ", sentence))
+        m = _NUMBER.search(YEAR.sub(" ", sentence)) or _COUNT_WORD.search(sentence)
         if m:
             return m.group(0)
     return None
 
 
+# A count or a frequency written in words ("a genus of two species", "a biweekly magazine").
+_COUNT_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                         r"twenty|thirty|forty|fifty|hundred|thousand|million|dozen|single|(?<!-)only|"
+                         r"(?:bi|semi)?(?:weekly|monthly|daily|annual|yearly|quarterly))\b", re.I)
+
+
 def _names(item: HotpotItem, hops: tuple[str, ...]) -> set[str]:
-    return {w for h in hops for w in content_words(entity_of(item, h).name)}
+    return {w for h in hops for w in content_words(entity_of(item, h).name or short_name(h))}
 
 
 def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...],
@@ -205,12 +252,13 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
     """
     question = item.question
     want = content_words(question) - _names(item, hops)
-    if item.type != "comparison":
+    compared = comparative(item, hops)
+    if not compared:
         hops = tuple(h for h in hops if h != answer_hop) + (answer_hop,)
     out = {}
     for h in hops:
-        sents = [s for line in evidence[h] for s in split_sentences(line)]
-        if item.type == "comparison":
+        sents = [p for line in evidence[h] for p in _pieces(line)]
+        if compared:
             pick, value = _best(sents, want, None), None
             for s in sorted(sents, key=lambda s: -len(content_words(s) & want)):
                 value = _compared_value(s, question)
@@ -219,17 +267,76 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
                     break
             out[h] = clause(pick, value or _first_shared(pick, want), keep=answer)
         elif h == answer_hop:
-            is_entity = content_words(answer) <= content_words(entity_of(item, h).name)
-            target = (answer if not is_entity and any(answer.lower() in s.lower() for s in sents)
-                      else None)
-            pick = _best(sents, want | content_words(answer), target)
-            out[h] = clause(pick, target or _first_shared(pick, want), keep=answer)
+            # the sentence that states the answer as a fact, not the one that opens on it as
+            # its subject ("Colonel Charles Hastings Judd (1835 – 1890) was ...")
+            stating = [s for s in sents if answer.lower() in s.lower()
+                       and not s.lower().startswith(answer.lower())]
+            target = answer if stating else None
+            others = [entity_of(item, o).name or short_name(o) for o in hops if o != h]
+            linking = lambda s: any(n.lower() in s.lower() for n in others)  # noqa: E731
+            pick = max(stating or sents, key=lambda s: (len(content_words(s) & want)
+                                                        + 2 * linking(s)))
+            out[h] = clause(pick, _last(pick, [target, *others]) or _first_shared(pick, want),
+                            keep=answer)
         else:
-            nxt = [entity_of(item, o).name for o in hops if o != h]
+            nxt = [entity_of(item, o).name or short_name(o) for o in hops if o != h]
             target = next((n for n in nxt for s in sents if n.lower() in s.lower()), None)
             pick = _best(sents, want, target)
             out[h] = clause(pick, target or _first_shared(pick, want), keep=answer)
     return out
+
+
+def unused_hops(item: HotpotItem, evidence: dict[str, list[str]],
+                said: dict[str, str]) -> list[str]:
+    """Hops no step uses: the steps together neither name the hop's entity nor restate four
+    words of its evidence (other hops' names and the answer aside; a reader's check, in
+    ``tjb_lib.readable``, asks for three). Not for yes/no items."""
+    if item.answer.strip().lower() in ("yes", "no"):
+        return []
+    text = " ".join(said.values())
+    out = []
+    for h in evidence:
+        name = entity_of(item, h).name or short_name(h)
+        others = content_words(" ".join(short_name(o) for o in evidence if o != h) + " "
+                               + item.answer)
+        words_said = content_words(text) - others
+        if not (name.lower() in text.lower() or short_name(h).lower() in text.lower()
+                or any(len(content_words(s) & words_said) >= 4 for s in evidence[h])):
+            out.append(h)
+    return out
+
+
+def comparative(item: HotpotItem, hops: tuple[str, ...]) -> bool:
+    """A comparison: labelled so, or a question that offers its hops' entities ("who is
+    younger, X or Y?"), which HotpotQA sometimes labels a bridge."""
+    q = item.question.lower()
+    return item.type == "comparison" or (" or " in q and len(hops) == 2 and all(
+        short_name(h).lower() in q or short_name(h).split()[-1].lower() in q.split() for h in hops))
+
+
+def _pieces(line: str) -> list[str]:
+    """An evidence line's sentences, where each reads whole; else the line as one."""
+    parts = pieces(line)
+    return parts if len(parts) > 1 and all(map(whole, parts)) else [line]
+
+
+def missing_values(item: HotpotItem, evidence: dict[str, list[str]]) -> list[str]:
+    """The compared entities of a comparison whose evidence gives no value of the kind the
+    question compares (a year for "which came first", a number for "which has more"): their
+    reasoning could not state both values, so the item is not used."""
+    q = item.question
+    if not comparative(item, tuple(evidence)) or item.answer.strip().lower() in ("yes", "no") or not (
+            _DATE_CUES.search(q) or _QUANTITY_CUES.search(q)):
+        return []
+    return [h for h, lines in evidence.items()
+            if not any(_compared_value(s, q) for line in lines for s in _pieces(line))]
+
+
+def _last(sentence: str, names: list[str | None]) -> str | None:
+    """Of ``names``, the one the sentence names last (its clause runs at least that far)."""
+    found = [(sentence.lower().rfind(n.lower()), n) for n in names if n]
+    found = [f for f in found if f[0] >= 0]
+    return max(found)[1] if found else None
 
 
 def _first_shared(sentence: str, want: set[str]) -> str | None:
@@ -251,6 +358,9 @@ def sought_noun(question: str) -> str | None:
     return noun
 
 
+# Titles that keep their capital before a name ("Note that Sir Arthur Conan Doyle ...").
+_TITLES = frozenset("Sir Dame Lord Lady King Queen Prince Princess Saint Mount Lake Dr Mr Mrs "
+                    "Ms General Captain President Pope Emperor".split())
 # Opening words that are no name, lowered after a lead-in ("Note that most long hunts ...").
 _COMMON_OPENERS = frozenset("The A An Most Many Some Several All Both Each Every In On At After "
                             "Before During Since As For With By From Its His Her Their This These "
@@ -260,12 +370,25 @@ _COMMON_OPENERS = frozenset("The A An Most Many Some Several All Both Each Every
 def link(r: random.Random, step: str, shown: list[str], proper: bool) -> str:
     """A step before the last, as a sentence. A step that would repeat an evidence line word for
     word is introduced (``voice.RESTATED_STEPS``); ``proper``: it opens with a name whose
-    capital stays ("The Hard Easy ..."), else its first word is lowered after the lead-in."""
-    if words(step) not in [words(s) for line in shown for s in split_sentences(line)]:
+    capital stays ("The Hard Easy ...", "Carrefour ..."), else its first word is lowered after
+    the lead-in ("Note that subsequent works ...")."""
+    restated = [words(line) for line in shown] + [words(s) for line in shown
+                                                   for s in split_sentences(line)]
+    if words(step) not in restated:
         return f"{step}."
-    if not proper and step.split(" ", 1)[0] in _COMMON_OPENERS:
-        step = step[0].lower() + step[1:]
-    return voice.pick(r, voice.RESTATED_STEPS, step=step)
+    template = r.choice(voice.RESTATED_STEPS)
+    head = step.split(" ", 1)
+    if (not template.startswith("{step}") and not proper and len(head) == 2
+            and head[0] not in _TITLES
+            and (head[0] in _COMMON_OPENERS or head[0][1:].islower())):
+        step = step[0].lower() + step[1:]              # "Note that subsequent works ..."
+    return re.sub(r"([.!?])\.$", r"\1", template.format(step=_unstopped(step)))
+
+
+def _unstopped(step: str) -> str:
+    """A step without the stop its last quotation carries ('... "To Know Him Was To Love
+    Him."' before a conclusion joins on)."""
+    return re.sub(r'[.!?]+(["”])$', r"\1", step)
 
 
 def conclude(r: random.Random, step: str, answer: str, question: str) -> str:
@@ -274,4 +397,4 @@ def conclude(r: random.Random, step: str, answer: str, question: str) -> str:
     pool = voice.CONCLUSIONS + ((voice.NOUN_CONCLUSION,) if noun else ())
     if answer.lower() in ("yes", "no"):
         pool = voice.YES_NO_CONCLUSIONS
-    return voice.pick(r, pool, step=step, ans=answer, noun=noun or "")
+    return voice.pick(r, pool, step=_unstopped(step), ans=answer, noun=noun or "")

@@ -49,6 +49,14 @@ POSSESSIVE = frozenset({"his", "her", "its", "their"})
 _INTRO = re.compile(r"^([^;:]{2,150}?, |(?:In|On|At|After|Before|During|From|Since|By|Until|"
                     r"Following|Throughout|Upon|Over|Under|Within) [^;:,]{1,60}? )"
                     r"(?=(?:he|she|it|they|his|her|its|their|the [a-z]+)\b)")
+# The main verb of a sentence: a form of be/have or a common finite verb after the subject.
+VERB = re.compile(r"\b(?:is|was|are|were|has|have|had|became|becomes|remains|remained|lies|lay|"
+                   r"began|begins|led|leads|gave|met|left|came|grew|built|fought|sang|told|"
+                   r"bought|sold|kept|brought|saw|found|spent|stood|won|wrote|took|"
+                   r"sits|stands|serves|served|wins|plays|played|stars|starred|directed|"
+                   r"writes|released|founded|hosted|represents|represented|holds|held|"
+                   r"includes|included|consists|consisted|features|featured|takes|"
+                   r"possessed|produced|received|made|makes|runs|ran|went|goes|competes)\b")
 # A finite verb: an opening phrase that has one is a clause of its own, not an opening.
 _FINITE = re.compile(r"\b(?:is|was|are|were|has|had|have|will|would|can|could|does|did)\b")
 # "It is believed that ...", "It was not until ...": no entity to name.
@@ -58,10 +66,13 @@ _EXPLETIVE = re.compile(r"^It (?:is|was|has been|had been|would be|will be)(?: \
 _DICT_RESIDUE = re.compile(r",?\s*\{'\d+':[^{}]*\}")
 _DOUBLED_NAME = re.compile(r"\b([A-Z][\w.'-]+(?: [A-Z][\w.'-]+)+)\1")
 _LOST_DASH = re.compile(rf"\b(\d{{4}})(\d{{1,2}} (?:{MONTHS}) \d{{4}})")
-_LEADING_NOUN = re.compile(r"^(The|This|These)\s+([a-z]+)\b(?!\s+[A-Z])")
+_LEADING_NOUN = re.compile(r"^(The|This|These)\s+([a-z]+)\b(?![/-])(?!\s+[A-Z])")
 # A verb right after "The <noun>": the noun is the sentence's subject ("The base was named").
 _VERB_NEXT = re.compile(r"^(?:['’]s)? (?:is|was|are|were|has|had|have|will|would|can|could|"
                         r"[a-z]+ed|[a-z]+s)\b")
+# A form of be or have right after "The <noun>": the noun is a part of the entity ("The
+# premise is ..."), not an adjective ("The sole species", "The metabolic acidosis").
+_BE_NEXT = re.compile(r"^ (?:is|was|are|were|has|had|have)\b")
 # Words after "The" that are no part of the entity ("The following is ...", "The two ...").
 NOT_PARTS = frozenset("following first second last same other latter former two three four "
                       "main only next final original".split())
@@ -85,6 +96,9 @@ def clean(text: str) -> str | None:
     t = re.sub(r"</?nowiki>", "", t)
     if re.search(r"\(\d{4}--\)|\(\s*or;|\"\"|“”", t):      # "(born (1963--)08 1963 )", 'sequel ""'
         return None
+    t = re.sub(r"[\u200e\u200f]", "", t)                  # invisible direction marks
+    # a language label left empty ("(Urdu: ), born", "(Berber:, Arabic: ...)")
+    t = re.sub(r"(?<=[(,;] )?\b[A-Z][a-z]+(?: [A-Z][a-z]+)?:\s*(?=[,;)])", "", t)
     t = re.sub(r"\(\s*(?:[\];,]\s*)+", "(", t)             # "( , ] ; born ..." -> "(born ..."
     t = re.sub(r"\s*(?:[;,\]]\s*)+\)", ")", t)           # "...", ] )" -> "...")"
     t = re.sub(r"\s*\(\s*\)", "", t)                      # "()", "( )"
@@ -92,26 +106,43 @@ def clean(text: str) -> str | None:
     t = re.sub(rf"(\d{{4}}) (\d{{1,2}} (?:{MONTHS}) \d{{4}}\))", r"\1 – \2", t)   # "1860 19 June 1937)"
     t = re.sub(r"\s*\((?:or|and|,)\)", "", t)             # "Pieris (or) is a genus"
     t = re.sub(r"([?!])\.(?=\s|$)", r"\1", t)              # "Woolf?." -> "Woolf?"
+    t = re.sub(r'([!?]) "(?= [a-z(]|[.,;:])', r'\1"', t)      # '"...and More! " album' closes
+    t = re.sub(r"\b([a-z]{4,}) s\b(?=[ ,.;])", r"\1s", t)      # "battleship s" -> "battleships"
     t = re.sub(r"\s+([,.;:)])", r"\1", t)
     t = re.sub(r"\(\s+", "(", t)
     t = re.sub(r"\s{2,}", " ", t).strip()
     if (not t or _DOUBLED_NAME.search(t) or re.search(r"[a-z]{3,}\. [a-z]", t)
             or t.count("(") != t.count(")")
             or t.count('"') % 2 or t.count("“") != t.count("”") or t[-1] not in ".!?\"”'"
-            or len(t.split()) < 4):
-        return None
+            or len(t.split()) < 4 or _label_list(t) or t[0] in ".,;:"
+            or any(re.search(r"(?:[a-z]{4,}|[IVX]{2,})\. [A-Z]", q)
+                   for q in re.findall(r'"([^"]*)"', t))):
+        return None                             # a quote across a sentence break: two joined
     return t
+
+
+def _label_list(text: str) -> bool:
+    """An infobox line, not a sentence: no verb, and labels or figures in a row ("Hanggin Rear
+    Banner, 1,767 km², 300,000 inhabitants (2004), administrative center: Shanba")."""
+    return not (VERB.search(text) or re.search(r"\b[a-z]{3,}ed\b", text)) and bool(
+        re.search(r"[:²]|\d[\d,.]*[^,;]*, \d", text))
 
 
 @dataclass(frozen=True)
 class Entity:
     """What a paragraph is about: the name a sentence may use for it, and how it is referred to."""
 
-    name: str
+    name: str | None              # None: the page names no entity (a list, a history)
     person: bool
     gender: str | None            # "he" / "she" for a person whose paragraph says which
     kinds: frozenset[str]         # nouns that describe it ("film", "band")
     article: str = ""             # "the " where the paragraph says "The <name>" mid-sentence
+    season: bool = False          # a season page: "the season" is named, "the team" is not
+
+    def called(self, start: bool, possessive: bool = False) -> str:
+        """The name as a sentence writes it: with its article, capitalised at the start."""
+        out = self.article + (self.name or "") + ("'s" if possessive else "")
+        return out[:1].upper() + out[1:] if start else out
 
     def takes(self, pronoun: str) -> bool:
         """Can ``pronoun`` (he/she/it/they, or a possessive) refer to this entity?"""
@@ -124,6 +155,48 @@ class Entity:
 
     def described_by(self, noun: str) -> bool:
         return noun in self.kinds or bool(SYNONYMS.get(noun, set()) & self.kinds)
+
+
+# Page titles that are no name of the thing a sentence speaks of: a list, a discography, a
+# person's statistics. The subject they cover is named where the title gives it ("Petra Kvitová
+# career statistics" -> Petra Kvitová); a list or a history of something has no name to insert.
+_OF_SUBJECT = re.compile(r"^(?P<name>.+?) (?:career statistics|discography|filmography|"
+                         r"bibliography|videography|awards and nominations|singles discography)$"
+                         r"|^List of (?:songs|works|films|awards)[^,]* by (?P<by>.+)$")
+_NAMELESS = re.compile(r"^(?:Lists? of|History of|Timeline of|Index of|Outline of|Glossary of|"
+                       r"Comparison of|Demographics of|Economy of|Culture of|Geography of)\b", re.I)
+# A season page ("2009 Cleveland Browns season"): the season is named, its team is not.
+_SEASON = re.compile(r"^\d{4}(?:[–-]\d{2,4})? .+ season$")
+# Lower-case words that may sit inside a proper name ("Battle of the Burbia River").
+_JOINERS = frozenset("of the and de del della da do dos du la le van von der den y ul al el bin "
+                     "ibn di & for on in at to a an".split())
+
+
+def name_form(title: str, paragraph: str) -> tuple[str, str] | None:
+    """(name, article) a sentence may use for the entity of page ``title``, or None where the
+    title names no entity ("List of major opera composers", "Strip search phone call scam").
+
+    A title with lower-case words is a common noun ("Sodium-chloride symporter"), named with
+    "the" and its first word lowered unless the paragraph capitalises it mid-sentence
+    ("the Frigg gas field", "the sodium-chloride symporter"); a season or team page starting
+    with its year takes "the" ("the 2012–13 Vermont Catamounts men's basketball team")."""
+    short = short_name(html.unescape(title))
+    m = _OF_SUBJECT.match(short)
+    if m:
+        return short_name(m.group("name") or m.group("by")), ""
+    if _NAMELESS.search(short):
+        return None
+    if re.match(r"^\d{4}(?:[–-]\d{2,4})? ", short):
+        return short, "the "
+    last = short.split()[-1]
+    if len(short.split()) > 1 and re.fullmatch(r"[a-z][a-z'-]*", last) and last not in _JOINERS:
+        head = short.split()[0]
+        if not re.search(rf"(?<=[a-z,;] ){re.escape(head)}\b", paragraph) and not (
+                re.match(r"^[A-Z]{2,}|^\d", head) or re.search(r"[A-Z]", head[1:])):
+            short = head.lower() + short[len(head):]
+        counted = re.match(rf"(?:The|An?) {re.escape(short)}\b", paragraph, re.I)
+        return short, "the " if counted else ""
+    return short, ""
 
 
 def short_name(title: str) -> str:
@@ -170,7 +243,9 @@ def sentence_groups(sentences: tuple[str, ...]) -> list[str]:
     i = 0
     while i < len(sentences):
         j, text = i, sentences[i].strip()
-        while ((not _balanced(text) or _short_exclamation(text)) and j + 1 < len(sentences)):
+        while ((not _balanced(text) or _short_exclamation(text)
+                or re.match(r"\s*[(a-z]", sentences[j + 1] if j + 1 < len(sentences) else "A"))
+               and j + 1 < len(sentences)):
             j += 1
             text = f"{text} {sentences[j].strip()}"
         if not _balanced(text):                      # nothing closes it: left as it was
@@ -193,38 +268,52 @@ def paragraph_entity(title: str, sentences: tuple[str, ...]) -> Entity:
     gender = None
     if person and he != she:
         gender = "he" if he > she else "she"
-    name = entity_name(title, first)
-    article = "the " if re.match(rf"(?:The|A|An) {re.escape(name)}\b", first) else ""
-    return Entity(name, person, gender, _kinds(title, first), article)
+    form = name_form(title, text)
+    name, article = form if form else (None, "")
+    if form and not article and not _OF_SUBJECT.match(short_name(html.unescape(title))):
+        name = entity_name(title, first)
+        article = "the " if re.match(rf"(?:The|A|An) {re.escape(name)}\b", first) else ""
+    return Entity(name, person, gender, _kinds(title, first), article,
+                  bool(_SEASON.match(short_name(html.unescape(title)))))
 
 
 def entity_of(item: HotpotItem, title: str) -> Entity:
     return paragraph_entity(title, tuple(s.strip() for s in dict(item.context)[title]))
 
 
-def _name_for(entity: Entity, word: str) -> str:
-    return f"{entity.name}'s" if word.lower() in POSSESSIVE else entity.name
+def _name_for(entity: Entity, word: str, start: bool) -> str:
+    return entity.called(start, word.lower() in POSSESSIVE)
 
 
 def _subject(rest: str, entity: Entity, after_intro: bool) -> str | None:
     """``rest`` with a leading pronoun or bare description made to name ``entity``; ``rest`` as
     it was where it opens otherwise; None where it points elsewhere."""
     first = rest.split(" ", 1)[0].rstrip(",")
+    start = not after_intro
     if first.lower() in SUBJECT and (first[0].isupper() or after_intro):
-        if not entity.takes(first) or _EXPLETIVE.match(rest[0].upper() + rest[1:]):
+        if (not entity.takes(first) or entity.name is None or entity.season
+                or _EXPLETIVE.match(rest[0].upper() + rest[1:])):
             return None
-        return _name_for(entity, first) + rest[len(first):]
+        return _name_for(entity, first, start) + rest[len(first):]
     d = _LEADING_NOUN.match(rest[0].upper() + rest[1:]) if rest else None
     bare = d and (d.group(1) != "The" or d.group(2) in DESCRIPTORS
                   or _VERB_NEXT.match(rest[d.end():]))
     if not bare:
         return rest
-    if entity.described_by(d.group(2)):
+    if entity.name is None or (entity.season and d.group(2) != "season"):
+        return None
+    named = entity.name.lower().split()
+    noun = d.group(2)
+    if entity.described_by(noun) and (noun in DESCRIPTORS or named[-1].startswith(noun)
+                                      or noun not in named):
         after = rest[d.end():]
-        return f"{entity.name}'s" + after[2:] if after.startswith("'s") else entity.name + after
-    if d.group(1) == "The" and d.group(2) not in DESCRIPTORS | NOT_PARTS:
+        if after.startswith("'s"):
+            return entity.called(start, True) + after[2:]
+        return entity.called(start) + after
+    if (d.group(1) == "The" and d.group(2) not in DESCRIPTORS | NOT_PARTS
+            and _BE_NEXT.match(rest[d.end():])):
         # "The premise is ..." of a film: the premise of that film
-        return f"{rest[:d.end()]} of {entity.article}{entity.name}{rest[d.end():]}"
+        return f"{rest[:d.end()]} of {entity.called(False)}{rest[d.end():]}"
     return None                                  # "This was ...", "The film" of another entity
 
 
@@ -232,8 +321,10 @@ def resolve(text: str, entity: Entity) -> str | None:
     """``text`` with its subject naming ``entity`` where it was a pronoun or a bare description
     of it (at the start, or after an opening phrase with no verb of its own: "After his NBA
     career, he served ..."); None where the subject points elsewhere or cannot be named."""
-    if text.startswith(entity.name):
-        return text
+    if entity.name and text.startswith(entity.called(True)):
+        return _intro_pronoun(text, entity)
+    text = _DISCOURSE.sub(lambda m: "", text, count=1)
+    text = text[:1].upper() + text[1:]
     out = _subject(text, entity, False)
     m = _INTRO.match(text)
     if out == text and m and not _FINITE.search(m.group(1)):
@@ -242,14 +333,94 @@ def resolve(text: str, entity: Entity) -> str | None:
     if out is None:
         return None
     if re.match(r"^(?:is|was|are|were)\b", out):          # "() is a city" lost its subject
-        out = f"{entity.name} {out}"
+        if entity.name is None:
+            return None
+        out = f"{entity.called(True)} {out}"
     if out != text:                  # "It is also ..." once named: "also" points to a line not shown
         out = re.sub(r"\b(is|was|are|were|has|have|had) also (?!known|called|referred|spelled)",
                      r"\1 ", out, count=1)
+    out = _intro_pronoun(out, entity)
+    if out is None or leaning_pronoun(out):
+        return None
     if (re.match(r"^(?:He|She|It|They|His|Her|Its|Their|This|These|Those|Other|Another|Such|"
                  r"Both|The (?:two|three|four|latter|former|same|other)|Each)\b", out)
-            and not out.startswith(entity.name)) or out[0].islower():
+            and not (entity.name and out.startswith(entity.called(True)))) or out[0].islower():
         return None                                  # or a fragment ("theme song for ...")
+    return out
+
+
+# An opening adverb that points back to a sentence not shown ("Later he resigned", "Since then
+# the band has ..."): left out, so the sentence opens on its subject.
+_DISCOURSE = re.compile(r"^(?:Later|Since then|Subsequently|Eventually|Afterwards|Afterward|"
+                        r"However|In addition|Additionally|Also|Meanwhile|Then|Thereafter|"
+                        r"Furthermore|Moreover|Nevertheless|Currently|Today|Thus|Consequently|"
+                        r"As a result|In turn|Soon after|Shortly after|Shortly thereafter),? "
+                        r"(?=(?:he|she|it|they|his|her|its|their|the [a-z]+|[A-Z])\b)")
+_PRONOUN = r"(?:he|she|him|his|her|hers|they|them|their|it|its)"
+
+
+def leaning_pronoun(text: str) -> bool:
+    """A personal pronoun in the sentence's opening, before it names anyone: its referent is a
+    sentence that is not shown ("Later he ...", "For his role in X, Franco ...", "Following
+    his graduation he ...")."""
+    m = re.match(r"^([^,;]*?),", text)
+    opening = m.group(1) if m and not _FINITE.search(m.group(1)) else ""
+    words = text.split()
+    for span in (opening, " ".join(words[:3])):
+        p = next((p for p in re.finditer(rf"\b{_PRONOUN}\b", span, re.I)   # not "His Band"
+                  if not (p.group(0)[0].isupper() and re.match(r" [A-Z]", span[p.end():]))), None)
+        if p and not _named(span[:p.start()]) and not _EXPLETIVE.match(
+                span[p.start():][:1].upper() + span[p.start() + 1:] + text[len(span):]):
+            return True
+    return False
+
+
+def _named(text: str) -> bool:
+    """Does ``text`` name someone (a capitalised word that is no opening word)?"""
+    for i, w in enumerate(text.split()):
+        if w[:1].isupper() or w[:1].isdigit():
+            if i or not (w.lower() in _OPENERS or re.search(r"(?:ing|ly|ed)$", w)):
+                return True
+    return False
+
+
+# Capitalised words that open a sentence without naming anything.
+_OPENERS = frozenset("""a an the in on at for after before during from since by until following
+    throughout upon over under within like unlike along despite as with without while when once
+    although though because some many most all both each every this these those there later
+    then also however instead sometimes often usually generally originally initially""".split())
+
+
+def _intro_pronoun(text: str, entity: Entity) -> str | None:
+    """"In his first season, Smith ..." -> "In Smith's first season, he ...": an opening phrase
+    whose possessive stands for the subject named after it."""
+    if not entity.name:
+        return text
+    names = [entity.called(False), entity.called(True)]
+    if entity.person:
+        names.append(entity.name.split()[-1])              # "Franco" for James Franco
+    found = [(text.find(f" {n} ", 1), n) for n in names]
+    found = [(at, n) for at, n in found if at > 0]
+    if not found:
+        return text
+    at, name = min(found)
+    m = re.search(r"\b(his|her|its|their)\b", text[:at])
+    if not m or not entity.takes(m.group(1)) or _named(text[:m.start()]):
+        return text
+    subject = SUBJECT[m.group(1)]
+    return (f"{text[:m.start()]}{entity.called(False, True)}{text[m.end():at]} {subject}"
+            f"{text[at + 1 + len(name):]}")
+
+
+def pieces(text: str) -> list[str]:
+    """The sentences of ``text``; a piece that opens on a bracket or a lower-case word
+    continues the one before ("Why Is There Air?" + "(1965) is Bill Cosby's third album")."""
+    out: list[str] = []
+    for s in split_sentences(text):
+        if out and re.match(r"[(a-z]", s):
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
     return out
 
 
@@ -262,5 +433,5 @@ def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
     if not text:
         return None
     entity = entity_of(item, title)
-    out = [resolve(s, entity) for s in split_sentences(text)]
+    out = [resolve(s, entity) for s in pieces(text)]
     return None if None in out else " ".join(out)      # type: ignore[arg-type]

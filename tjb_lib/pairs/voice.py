@@ -46,6 +46,8 @@ RESTATED_STEPS = (
     "First, {step}.",
     "To start with, {step}.",
     "As stated, {step}.",
+    "{step}, as noted.",
+    "{step}, as shown.",
 )
 # A closing line either side may add.
 CLOSINGS = (

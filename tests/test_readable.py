@@ -1,0 +1,150 @@
+"""What a careful reader stops at is caught by a rule (``tjb_lib.readable``), and the builder
+avoids it: names that are names, sentences taken whole, comparisons with both values, every hop
+used, openings that stand, gold answers their evidence supports."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tjb_lib import readable
+from tjb_lib.data import load_hotpotqa
+from tjb_lib.pairs.candidates import hop_sentences, hops, hotpot_candidate
+from tjb_lib.pairs.common import hotpot_meta, make_pair
+from tjb_lib.pairs.conflicts import gold_unsupported
+from tjb_lib.pairs.reasoning import clause, steps
+from tjb_lib.pairs.render import render
+from tjb_lib.pairs.standalone import Entity, name_form, paragraph_entity, resolve
+
+ACTOR = Entity("James Franco", True, "he", frozenset({"actor"}))
+SEASON = Entity("2009 Cleveland Browns season", False, None, frozenset({"season", "team"}),
+                "the ", season=True)
+
+
+@pytest.fixture(scope="module")
+def items():
+    return {i.id: i for i in load_hotpotqa()}
+
+
+def pair(item, reasoning: str | None = None):
+    """A mechanical pair of ``item`` (both sides plain), its reasoning replaced if given."""
+    c = hotpot_candidate(item)
+    if reasoning is not None:
+        c = dataclasses.replace(c, reasoning=(reasoning,))
+    text = render(c)
+    return make_pair("mechanical_hotpotqa", "hotpotqa", item.id, 0, target_relation="equivalent",
+                     gold="tie", task=item.question, plain=text, cited=text, variant="t",
+                     artifact="", meta=hotpot_meta(item))
+
+
+@pytest.mark.parametrize("sentence", [
+    "Petra Kvitová career statistics was the bronze medallist at the 2016 Rio Olympics.",
+    "2009 Cleveland Browns season placed fourth in the AFC North with a record of 5–11.",
+    "Guns N' Roses discography has released six studio albums.",
+    "The calls of Strip search phone call scam were made to restaurants.",
+])
+def test_a_title_that_is_no_name_is_caught(sentence):
+    assert readable.non_names(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "The 2009 Cleveland Browns season was the franchise's 61st season.",
+    "Petra Kvitová was the bronze medallist at the 2016 Rio Olympics.",
+    "Georges-Henri Bousquet was Professor of law at the University of Algiers where he was a "
+    "specialist.",
+])
+def test_a_name_passes(sentence):
+    assert not readable.non_names(sentence)
+
+
+def test_the_builder_names_the_subject_of_a_page_or_no_one():
+    stats = paragraph_entity("Petra Kvitová career statistics",
+                             ("Petra Kvitová is a Czech tennis player.", " She won Wimbledon."))
+    assert stats.name == "Petra Kvitová"
+    assert name_form("List of major opera composers", "") is None
+    assert name_form("Sodium-chloride symporter", "A sodium-chloride symporter is a protein.") \
+        == ("sodium-chloride symporter", "the ")
+    assert resolve("The team placed fourth in the AFC North.", SEASON) is None
+    assert resolve("The season marked Romeo Crennel's fourth year.", SEASON) == \
+        "The 2009 Cleveland Browns season marked Romeo Crennel's fourth year."
+    assert resolve("The sole species is D. album.", Entity("Dictyosperma", False, None,
+                                                          frozenset({"genus"}))) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "General Mills is headquartered in Golden Valley, Minnesota,.",
+    "Hanggin Rear Banner is 1,767 km², 300,000, so the reply is Shanghai.",
+    "(1965) is Bill Cosby's third album.",
+    "It followed the publication of Norwegian Wood and that.",
+])
+def test_a_cut_sentence_is_caught(sentence):
+    assert readable.cut(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "The 1984 South Asian Games was held in Kathmandu, Nepal from September 17 to 23, 1984, so "
+    "the reply is 1984 South Asian Games.",
+    "Shirley Temple served as Chief of Protocol of the United States, so the answer is Chief of "
+    "Protocol.",
+])
+def test_a_whole_sentence_passes(sentence):
+    assert not readable.cut(sentence)
+
+
+def test_a_clause_is_taken_whole_or_the_sentence_is():
+    step = clause("Bratislava is the capital of Slovakia, and with a population of about "
+                  "450,000, the country's largest city.", "about 450,000")
+    assert not readable.cut(step + ", so the answer is about 450,000.")
+    assert step.endswith("the country's largest city")
+    whole = clause("A Democrat, Marion Greene was a health policy analyst for St. Jude Medical.",
+                   "St. Jude Medical")
+    assert whole.startswith("A Democrat, Marion Greene was")       # not "A Democrat was ..."
+
+
+@pytest.mark.parametrize("sentence, caught", [
+    ("Later he resigned from the job.", True),
+    ("Since then the band has toured Europe.", True),
+    ("For his role in 127 Hours, Franco was nominated for an Academy Award.", True),
+    ("For James Franco's role in 127 Hours, he was nominated for an Academy Award.", False),
+    ("In 1990, Smith resigned from the job.", False),
+])
+def test_an_opening_that_leans_on_an_unshown_sentence_is_caught(sentence, caught):
+    assert readable.leaning(sentence) is caught
+
+
+def test_the_builder_makes_such_an_opening_stand():
+    assert resolve("Later he resigned from the job.", ACTOR) == "James Franco resigned from the job."
+    assert resolve("For his role in 127 Hours, Franco was nominated.", ACTOR) == \
+        "For James Franco's role in 127 Hours, he was nominated."
+    assert resolve("In his early career, the club signed him.", ACTOR) is None
+
+
+def test_a_comparison_must_state_both_values(items):
+    item = items["5a7be2595542997c3ec972ac"]          # born earlier, Emma Bull or Virginia Woolf
+    assert readable.problems(pair(item), items) == []
+    bare = pair(item, "Emma Bull is an American author. Virginia Woolf was an English writer, so "
+                      "the answer is Adeline Virginia Woolf.")
+    assert ("comparison without both values" in
+            [rule for rule, _ in readable.problems(bare, items)])
+
+
+def test_every_hop_is_used_and_the_answer_hop_decides(items):
+    item = items["5a8c7595554299585d9e36b6"]          # Kiss and Tell -> Shirley Temple
+    assert readable.problems(pair(item), items) == []
+    skipped = pair(item, "Shirley Temple Black was an American actress and diplomat, so the "
+                         "answer is Chief of Protocol.")
+    assert ("reasoning without the deciding fact" in
+            [rule for rule, _ in readable.problems(skipped, items)])
+    judd = items["5a7a276d5542996c55b2dd27"]          # Chamberlain and Colonel of the staff
+    support = {h: hop_sentences(judd, h) for h in hops(judd)}
+    said = steps(judd, support, hops(judd), "Charles Hastings Judd", judd.answer)
+    assert "Chamberlain" in said["Charles Hastings Judd"]
+
+
+def test_a_gold_answer_its_evidence_does_not_support_is_caught(items):
+    devils = items["5a8488f45542992a431d1a47"]        # "Peter Hall" wrote The Devils
+    assert "John Whiting" in gold_unsupported(devils)
+    assert "neither option" in gold_unsupported(items["5a8e3dc05542995085b37401"])   # "1964"
+    assert gold_unsupported(items["5a8c7595554299585d9e36b6"]) is None
+    assert ("gold not supported by its evidence" in
+            [rule for rule, _ in readable.problems(pair(devils), items)])
