@@ -76,7 +76,8 @@ def test_a_metric_with_cited_and_plain_exchanged_misses_the_planted_values(
     assert recovery(_tables(rows, (table,)), rows)["covered"].mean() >= 0.9
     monkeypatch.setattr(metrics, metric, _exchanged(getattr(metrics, metric), "cited", "plain"))
     missed = recovery(_tables(rows, (table,)), rows)
-    assert missed["covered"].mean() < 0.6, missed.to_string()
+    moved = missed[missed["metric"] != "tie"]   # a Tie rate is the same with the sides exchanged
+    assert len(moved) and moved["covered"].mean() < 0.5, missed.to_string()
 
 
 def test_the_simulated_judge_never_writes_into_this_checkout(monkeypatch):

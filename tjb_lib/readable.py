@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from tjb_lib.coherence import content_words, parts, sentences
+from tjb_lib.pairs import registry
 from tjb_lib.records import Pair
 from tjb_lib.text import MONTHS, YEAR
 
@@ -55,9 +56,9 @@ _COUNT = re.compile(r"\b\d[\d,.]*\b|\b(?:one|two|three|four|five|six|seven|eight
                     r"eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|single|"
                     r"dozen|(?<!-)only|(?:bi|semi)?(?:weekly|monthly|daily|annual|quarterly))\b",
                     re.I)
-#: the sides a split shows the full chain on (the others omit a hop or the reasoning by design)
-FULL_SIDES = {"moderate_hotpotqa": ("plain",), "soft_hotpotqa": ("plain",),
-              "ranking_hotpotqa": ()}
+#: what a split's sides differ in when only its plain side shows the full chain (the cited side
+#: omits a hop or the reasoning by design; ``SplitInfo.differs``)
+PLAIN_ONLY = ("reasoning", "dropped_hop")
 _RANKING_FULL = ("plain_full", "cited_full")
 
 
@@ -83,10 +84,11 @@ def leaning(sentence: str) -> bool:
 
 def full_sides(p: Pair) -> tuple[str, ...]:
     """The sides of ``p`` that show the full chain of reasoning."""
-    if p.split == "ranking_hotpotqa":
+    differs = registry.get(p.split).differs
+    if differs == "systems":
         return tuple(side for side in ("plain", "cited")
                      if p.meta.get(f"system_{side}") in _RANKING_FULL)
-    return FULL_SIDES.get(p.split, ("plain", "cited"))
+    return ("plain",) if differs in PLAIN_ONLY else ("plain", "cited")
 
 
 def comparison_without_values(p: Pair, item, side: str) -> bool:
