@@ -19,7 +19,8 @@ faults a long judging run meets: 429 with Retry-After, 5xx, a reply slower than 
 timeout, a dropped connection, replies that do not parse (truncated JSON, prose, an unknown
 label), a reply whose ``content`` field has any shape (``Fault("content", content=5)``), a 200
 whose body is not JSON or is cut off (``Fault("body", body='{"choi')``), a 200 that quotes the key
-header it was sent (``Fault("echo")``) and usage that says anything (``Fault("ok", usage=...)``).
+header it was sent in its reply and its model id (``Fault("echo")``) and usage that says anything
+(``Fault("ok", usage=...)``).
 It also implements, minimally but over HTTP, the OpenAI files + batches endpoints and Anthropic's
 message batches, whose lines are checked against the same rules.
 
@@ -373,7 +374,7 @@ class FaultServer:
         usage.update(fault.usage or {})
         return 200, {}, {
             "id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion",
-            "created": int(time.time()), "model": body.get("model", "") + SNAPSHOT_SUFFIX,
+            "created": int(time.time()), "model": _model_id(body, fault),
             "system_fingerprint": "fp_faultserver", "choices": [choice], "usage": usage}
 
     def message(self, body: dict[str, Any], fault: Fault,
@@ -393,7 +394,7 @@ class FaultServer:
         read, written = self._anthropic_cached(dialect, body)
         return 200, {}, {
             "id": "msg_" + uuid.uuid4().hex[:12], "type": "message", "role": "assistant",
-            "model": body.get("model", "") + SNAPSHOT_SUFFIX,
+            "model": _model_id(body, fault),
             "content": blocks, "stop_reason": "end_turn", "stop_sequence": None,
             "usage": {"input_tokens": total - read - written, "output_tokens": _n_tokens(content),
                       "cache_read_input_tokens": read, "cache_creation_input_tokens": written,
@@ -498,6 +499,12 @@ class FaultServer:
         fid = "file-" + uuid.uuid4().hex[:12]
         self.files[fid] = text.encode()
         return fid
+
+
+def _model_id(body: dict[str, Any], fault: Fault) -> str:
+    """The snapshot a reply names; an echo quotes the key header there too."""
+    model = body.get("model", "") + SNAPSHOT_SUFFIX
+    return f"{model} ({fault.echo})" if fault.kind == "echo" else model
 
 
 def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> int:

@@ -266,6 +266,9 @@ def _warning_line(message, category, filename, lineno, line=None) -> str:
 def main(argv: list[str] | None = None) -> int:
     import warnings
 
+    from tjb_lib.redaction import guard_output
+
+    guard_output()  # a key a server echoes is never printed (check, errors, progress)
     warnings.formatwarning = _warning_line
     args = parser().parse_args(argv)
     return args.func(args)

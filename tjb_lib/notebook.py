@@ -278,6 +278,9 @@ def setup(name: str, judge: str, scale: str, seed: int, replay_only: bool,
     notebook). Under ``replay_only`` a run with no stored verdicts is listed, not judged, and
     its cells say "not run".
     """
+    from tjb_lib.redaction import guard_output
+
+    guard_output()  # what the kernel prints is redacted like the store (the executed copy too)
     spec = check_parameters(judge, scale, seed, replay_only, outputs_dir)
     show_every_column()
     nb = Notebook(name, spec, scale, seed, replay_only, outputs_dir, also)

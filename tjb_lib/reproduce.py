@@ -114,7 +114,24 @@ def _stable_record(executed: Path, source: Path, output_path: str) -> None:
             out.get("data", {}).pop("application/vnd.jupyter.widget-view+json", None)
             if isinstance(out.get("text"), str):
                 out["text"] = out["text"].replace(root, "")
+            _redact_output(out)
     nbformat.write(nb, executed)
+
+
+def _redact_output(out: dict) -> None:
+    """Every text of one cell output redacted as the store is (``redaction.redact``): a
+    displayed reply, model id or error can hold a key a server echoed."""
+    from tjb_lib.redaction import redact
+
+    for field in ("text", "evalue"):
+        if isinstance(out.get(field), str):
+            out[field] = redact(out[field])
+    if isinstance(out.get("traceback"), list):
+        out["traceback"] = [redact(x) if isinstance(x, str) else x for x in out["traceback"]]
+    data = out.get("data", {})
+    for mime, value in data.items():
+        if isinstance(value, str):
+            data[mime] = redact(value)
 
 
 def default_judge() -> str:

@@ -31,16 +31,13 @@ from typing import Any, Iterator
 
 from tjb_lib.files import exclusive, remove_if_free, write_atomically
 from tjb_lib.records import Request, Response
+from tjb_lib.redaction import found_secrets, redact, secret_values
 
 LOG_NAME = "calls.jsonl"
 INDEX_NAME = "calls.index.json"
 LEASES_DIR = "leases"    # one lock file per call being made
 DAMAGED_DIR = "damaged"  # the bytes of damaged last lines, kept aside
 INDEX_FLUSH_EVERY = 64  # index writes are a cache refresh; the log is already durable
-#: Shorter values of an ``*_API_KEY`` variable are placeholders ("EMPTY", "x", "none") that local
-#: servers accept; they cannot be told apart from ordinary text, so they are not checked for.
-#: Every provider key is far longer (OpenAI, Anthropic and DeepSeek keys run to 35-110 chars).
-MIN_SECRET_CHARS = 8
 
 
 class SecretLeakError(ValueError):
@@ -49,12 +46,6 @@ class SecretLeakError(ValueError):
 
 class StoreError(ValueError):
     """A store file that cannot be read as one: the message names the file and the line."""
-
-
-def secret_values() -> dict[str, str]:
-    """Environment variables that hold API keys (name -> value), placeholders skipped."""
-    return {k: v.strip() for k, v in os.environ.items()
-            if k.endswith("_API_KEY") and len(v.strip()) >= MIN_SECRET_CHARS}
 
 
 def assert_no_secrets(text: str, where: str) -> None:
@@ -67,18 +58,13 @@ def assert_no_secrets(text: str, where: str) -> None:
 
 
 def redact_secrets(value: Any) -> tuple[Any, list[str]]:
-    """``value`` (plain JSON) with every ``*_API_KEY`` value replaced, and the names replaced.
+    """``value`` (plain JSON) redacted (``redaction.redact``), and the names of the keys found.
 
     A reply that echoes a key (a hostile server, a proxy's error page) is stored without it
     rather than refused, so the call is neither lost nor paid for again."""
     text = json.dumps(value, ensure_ascii=False)
-    names = []
-    for name, secret in secret_values().items():
-        encoded = json.dumps(secret, ensure_ascii=False)[1:-1]
-        if encoded in text:
-            text = text.replace(encoded, f"[redacted ${name}]")
-            names.append(name)
-    return (json.loads(text) if names else value), names
+    clean = redact(text)
+    return (json.loads(clean) if clean != text else value), found_secrets(text)
 
 
 def now_iso() -> str:

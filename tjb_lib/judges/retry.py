@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, TypeVar
 
 from tjb_lib.judges.base import FatalJudgeError
+from tjb_lib.redaction import redact
 
 T = TypeVar("T")
 
@@ -35,9 +36,6 @@ _CONNECT_ERRORS = ("ConnectError", "ConnectionRefusedError", "gaierror")
 #: Replies no retry or rerun fixes: a malformed or unsupported request (400, 422), a bad key
 #: (401), an empty balance (402, DeepSeek), no access (403), no such model or route (404).
 FATAL_STATUSES = (400, 401, 402, 403, 404, 422)
-
-_KEY_PATTERN = re.compile(r"(sk-(?:ant-)?)[A-Za-z0-9_\-]{6,}")
-
 
 @dataclass(frozen=True)
 class RetryDecision:
@@ -154,14 +152,6 @@ def _causes(exc: BaseException) -> list[BaseException]:
         chain.append(exc)
         exc = exc.__cause__ or exc.__context__
     return chain
-
-
-def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
-    """Remove API keys from an error message: the exact secrets given, and anything key-shaped."""
-    for s in secrets:
-        if s and len(s) >= 6:
-            text = text.replace(s, "***")
-    return _KEY_PATTERN.sub(r"\1***", text)
 
 
 def describe_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> str:
