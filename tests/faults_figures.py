@@ -220,20 +220,29 @@ def damaged_replay(tmp: Path) -> dict:
             "said": got.stderr.strip().splitlines()[-1:]}
 
 
+ZERO_USAGE = {"openai": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+              "anthropic": {"input_tokens": 0, "output_tokens": 0}}
+
+
 def budget(tmp: Path, usd: str = "0.05") -> dict:
-    """gpt-5.5 with ``--budget`` against the emulator: calls made at concurrency 1 and 8, and
-    with every reply reporting 2,000,000 cached prompt tokens (which once made calls free)."""
+    """gpt-5.5 with ``--budget`` against the emulator: calls made at concurrency 1 and 8, with
+    every reply reporting 2,000,000 cached prompt tokens (which once made calls free), and with
+    every reply reporting zero usage (which once made 200 calls); Claude honest and at zero."""
     made = {}
-    for name, concurrency, usage in (("c1", "1", None), ("c8", "8", None),
-                                     ("cached_2M", "1", {"prompt_tokens_details":
-                                                         {"cached_tokens": 2_000_000}})):
+    cases = (("c1", "gpt-5.5", "1", None), ("c8", "gpt-5.5", "8", None),
+             ("cached_2M", "gpt-5.5", "1", {"prompt_tokens_details": {"cached_tokens": 2_000_000}}),
+             ("zero", "gpt-5.5", "1", ZERO_USAGE["openai"]),
+             ("claude", "claude-sonnet-4-6", "1", None),
+             ("claude_zero", "claude-sonnet-4-6", "1", ZERO_USAGE["anthropic"]))
+    for name, judge, concurrency, usage in cases:
         with FaultServer(latency_s=0.05) as server:
             if usage:
                 server.script([Fault("ok", usage=usage) for _ in range(200)])
             root = make_root(tmp / name)
-            argv = ["judge", "--split", SPLIT, "--protocol", PROTOCOL, "--judge", "gpt-5.5",
-                    "--base-url", server.openai_url, "--limit", "100", "--concurrency",
-                    concurrency, "--budget", usd]
+            url = server.anthropic_url if judge.startswith("claude") else server.openai_url
+            argv = ["judge", "--split", SPLIT, "--protocol", PROTOCOL, "--judge", judge,
+                    "--base-url", url, "--limit", "100", "--concurrency", concurrency,
+                    "--budget", usd]
             got = _judge(root, argv, _env(root, OPENAI_COMPATIBLE_API_KEY=FAKE_KEY))
             made[name] = {"exit": got.returncode, "calls": len(_model_calls(server))}
     return made
@@ -272,7 +281,9 @@ def figures(tmp: Path) -> tuple[str, dict]:
             f"{keys['echoed']} echoed keys, {keys['leaked']} leaked; a damaged replay changed "
             f"{r['files_changed']} of {r['files']} files; $0.05 budget: "
             f"{bu['c1']['calls']} calls at concurrency 1, {bu['c8']['calls']} at 8, "
-            f"{bu['cached_2M']['calls']} with 2M cached tokens reported; 1 MB hostile reply "
+            f"{bu['cached_2M']['calls']} with 2M cached tokens reported, {bu['zero']['calls']} "
+            f"with zero usage reported (Claude {bu['claude']['calls']} and "
+            f"{bu['claude_zero']['calls']}); 1 MB hostile reply "
             f"parsed in at most {p['worst_cpu_s']} s of CPU")
     return line, measured
 

@@ -36,4 +36,6 @@ def test_faults_figures(tmp_path, capsys):
     assert all(b["exit"] == 1 for b in budget.values())  # each stopped by the budget
     assert budget["c8"]["calls"] >= budget["c1"]["calls"] - 8
     assert budget["cached_2M"]["calls"] <= budget["c1"]["calls"] + 1  # not free: 200 before
+    assert budget["zero"]["calls"] == budget["c1"]["calls"]  # zero usage: 200 calls before
+    assert budget["claude_zero"]["calls"] == budget["claude"]["calls"]
     assert m["parser"]["worst_cpu_s"] <= 1.0

@@ -27,42 +27,12 @@ from tjb_lib.judges.prices import rates
 from tjb_lib.judges.provider import Price
 from tjb_lib.protocols.specs import LEVELS, Spec, expand
 from tjb_lib.records import Pair, Request
+from tjb_lib.tokens import FRAMING_TOKENS_PER_MESSAGE, count_request, count_text, count_texts
 
-FRAMING_TOKENS_PER_MESSAGE = 4  # role markers and separators of a chat request
 VERDICT_REPLY = json.dumps({"winner": "Tie", "reason": (
     "Both candidates give the same final answer with the same supporting facts, so neither "
     "is better on task quality.")})
 RECORD_FIELDS_TOKENS = 60  # a stage-1 reply's field names and JSON punctuation, both records
-
-
-@lru_cache(maxsize=1)
-def _tokenizer():
-    from tokenizers import Tokenizer
-
-    from tjb_lib.judges.smollm2 import tokenizer_file
-
-    return Tokenizer.from_file(str(tokenizer_file()))
-
-
-#: tokens of every text counted so far: a pair's texts recur in every level and paraphrase
-_COUNTS: dict[str, int] = {}
-
-
-def count_texts(texts: Iterable[str]) -> None:
-    """Count the texts not counted yet, in one batch (the tokenizer spreads it over the cores)."""
-    todo = list(dict.fromkeys(t for t in texts if t not in _COUNTS))
-    if todo:
-        encoded = _tokenizer().encode_batch_fast(todo, add_special_tokens=False)
-        _COUNTS.update((t, len(e.ids)) for t, e in zip(todo, encoded))
-
-
-def count_text(text: str) -> int:
-    count_texts([text])
-    return _COUNTS[text]
-
-
-def count_request(request: Request) -> int:
-    return sum(count_text(content) + FRAMING_TOKENS_PER_MESSAGE for _, content in request.messages)
 
 
 @lru_cache(maxsize=None)
