@@ -173,7 +173,7 @@ class FaultServer:
         class Handler(_Handler):
             fault_server = server
 
-        self._httpd = ThreadingHTTPServer((self.host, 0), Handler)
+        self._httpd = _Server((self.host, 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever,
                                         kwargs={"poll_interval": 0.05}, daemon=True)
@@ -539,6 +539,15 @@ def _log(p: float) -> float:
 
 def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client killed mid-request (a stopped run) is no error of the server's."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -28,6 +28,7 @@ from _hostile import HOSTILE, HOSTILE_MB_UNITS, megabyte_of  # noqa: E402
 from fault_server import FAKE_KEY, MODEL_PATHS, Fault, FaultServer  # noqa: E402
 from tjb_lib.seeds import SEED  # noqa: E402
 
+IN_FLIGHT_S = 0.25  # a request sent before a signal has reached the loopback server by then
 LADDER_PAIRS = 6  # x 2 orders x 5 levels = 60 comparisons, one call each
 
 
@@ -248,6 +249,41 @@ def budget(tmp: Path, usd: str = "0.05") -> dict:
     return made
 
 
+def stop_signal(tmp: Path, signum: int = signal.SIGINT, after_calls: int = 10) -> dict:
+    """``reproduce`` judging notebook 04 with gpt-5.5 against the emulator gets ``signum``
+    after ``after_calls`` calls: requests that arrive after the signal (those in flight had
+    already arrived), its exit and what it printed, and what it published."""
+    root = tmp / "root"
+    root.mkdir(parents=True)
+    for name in ("data", "notebooks"):
+        (root / name).symlink_to(REPO / name)
+    out = tmp / "out"
+    with FaultServer(latency_s=0.2) as server:
+        proc = subprocess.Popen(
+            _cmd(["reproduce", "--only", "04_resolution_loss", "--judge", "gpt-5.5",
+                  "--outputs-dir", str(out)]), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=_env(root, TJB_BASE_URL_GPT_5_5=server.openai_url,
+                                OPENAI_COMPATIBLE_API_KEY=FAKE_KEY))
+        deadline = time.monotonic() + 300
+        while len(_model_calls(server)) < after_calls and time.monotonic() < deadline:
+            time.sleep(0.01)
+        proc.send_signal(signum)
+        sent_at, before = time.monotonic(), len(_model_calls(server))
+        stdout, stderr = proc.communicate(timeout=120)
+        time.sleep(2)  # a kernel left running would go on calling
+        late = [r.at - sent_at for r in server.requests if r.path in MODEL_PATHS]
+    # on loopback a request the kernel sent before it died arrives within milliseconds: later
+    # than IN_FLIGHT_S after the signal, a request was made after it
+    after = sum(t > IN_FLIGHT_S for t in late)
+    stored = sum(len(p.read_bytes().splitlines())
+                 for p in (root / "outputs" / "raw_outputs").rglob("calls.jsonl"))
+    return {"exit": proc.returncode, "before": before, "after": after, "stored": stored,
+            "arrived_ms_after_signal": [round(1000 * t) for t in late if t > 0],
+            "stderr": stderr.strip().splitlines(), "stdout": stdout.strip().splitlines(),
+            "published": sorted(p.name for p in out.rglob("*")) if out.exists() else [],
+            "staging": sorted(p.name for p in tmp.glob(".*.run-*"))}
+
+
 def parser_cpu() -> dict:
     """CPU seconds to parse each 1 MB hostile reply (verdict and TRACE records)."""
     from tjb_lib.parse import parse_normalized, parse_verdict
@@ -268,17 +304,20 @@ def figures(tmp: Path) -> tuple[str, dict]:
                 "failing_endpoint": failing_endpoint(tmp / "failing"),
                 "hostile": hostile_replies(tmp / "hostile"), "keys": keys_leaked(tmp / "keys"),
                 "replay": damaged_replay(tmp / "replay"), "budget": budget(tmp / "budget"),
+                "sigint": stop_signal(tmp / "sigint"),
                 "parser": parser_cpu()}
     m = measured
     b, k, t, h = (m[x] for x in ("bad_inputs", "kill", "two_processes", "hostile"))
     f, keys, r, bu, p = (m[x] for x in ("failing_endpoint", "keys", "replay", "budget", "parser"))
+    stop = m["sigint"]
     all_ok = "all" if b["ok"] == b["n"] else f"{b['ok']} of them"
     line = (f"{b['n']} failing commands, {all_ok} one clear line with exit != 0 "
             f"({b['tracebacks']} tracebacks); kill -9 at {k['kills']} random points, "
             f"{k['rows_lost']} rows lost, {k['leases_after']} leases left; two processes, "
             f"{t['duplicates']} duplicate calls; on a failing endpoint {f['requests']} requests "
             f"for {f['keys']} keys; {h['hostile']} hostile replies, {h['coerced']} coerced; "
-            f"{keys['echoed']} echoed keys, {keys['leaked']} leaked; a damaged replay changed "
+            f"{keys['echoed']} echoed keys, {keys['leaked']} leaked; SIGINT on reproduce after "
+            f"{stop['before']} calls, {stop['after']} requests after it; a damaged replay changed "
             f"{r['files_changed']} of {r['files']} files; $0.05 budget: "
             f"{bu['c1']['calls']} calls at concurrency 1, {bu['c8']['calls']} at 8, "
             f"{bu['cached_2M']['calls']} with 2M cached tokens reported, {bu['zero']['calls']} "

@@ -39,3 +39,6 @@ def test_faults_figures(tmp_path, capsys):
     assert budget["zero"]["calls"] == budget["c1"]["calls"]  # zero usage: 200 calls before
     assert budget["claude_zero"]["calls"] == budget["claude"]["calls"]
     assert m["parser"]["worst_cpu_s"] <= 1.0
+    stop = m["sigint"]
+    assert stop["before"] >= 10 and stop["after"] == 0 and stop["exit"] == 130
+    assert len(stop["stderr"]) == 1 and not stop["staging"]

@@ -131,12 +131,17 @@ def _reproduce(args: argparse.Namespace) -> int:
 
     from tjb_lib.judges.budget import shared_budget
 
+    from tjb_lib.kernels import Stopped
     from tjb_lib.notebook import ParameterError
 
     try:
         with shared_budget(args.budget):  # one budget across the notebooks' kernels
             return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
                              scale=args.scale, outputs_dir=args.outputs_dir)
+    except Stopped as e:
+        return _error(f"stopped by {e}: the running notebook's kernel was killed and no further "
+                      "judge call was made; every call made is in the store; nothing was "
+                      "published", 128 + e.signum)
     except ParameterError as e:
         return _error(str(e), 2)
     except OSError as e:  # an outputs folder that cannot be made or written

@@ -25,6 +25,7 @@ from pathlib import Path
 from tjb_lib import paths, results, sections
 from tjb_lib.files import CREATE_MODE
 from tjb_lib.judges.local_lazy import usable_cores
+from tjb_lib.kernels import Stopped, stop_on_signals
 
 REPLAY_WORKERS = 2
 
@@ -52,6 +53,8 @@ def execute(source: Path, out_dir: Path, parameters: dict | None = None,
     import jupytext
     import papermill as pm
 
+    from tjb_lib.kernels import KernelManager
+
     out_dir.mkdir(parents=True, exist_ok=True)
     recorded_as = recorded_as or out_dir.name
     target = out_dir / f"{source.stem}.ipynb"
@@ -64,6 +67,7 @@ def execute(source: Path, out_dir: Path, parameters: dict | None = None,
             pm.execute_notebook(str(staged), str(running), parameters=parameters or {},
                                 cwd=str(paths.NOTEBOOKS), kernel_name="python3",
                                 progress_bar=False, request_save_on_cell_execute=False,
+                                kernel_manager_class=KernelManager,  # SIGINT/SIGTERM kill it
                                 # the kernel listens on loopback only: no "running over TCP" warning
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"])
         except BaseException:
@@ -184,11 +188,11 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
         return time.perf_counter() - t0
 
     try:
-        with ThreadPoolExecutor(max(1, min(workers, len(sources)))) as pool:
+        with stop_on_signals(), ThreadPoolExecutor(max(1, min(workers, len(sources)))) as pool:
             futures = [pool.submit(run, source) for source in sources]
             for source, future in zip(sources, futures):  # reported in run order
                 try:
-                    seconds = future.result()
+                    seconds = _result(future, futures)
                 except pm.PapermillExecutionError as err:
                     for later in futures:
                         later.cancel()  # those not started; the running ones finish
@@ -205,6 +209,17 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
         shutil.rmtree(staging, ignore_errors=True)
     print(f"{final / report.name} indexes every table and figure")
     return 0
+
+
+def _result(future, futures: list) -> float:
+    """The seconds one notebook took; on SIGINT or SIGTERM (``kernels.Stopped``, its kernels
+    already killed) the notebooks not started are cancelled before the stop goes on."""
+    try:
+        return future.result()
+    except Stopped:
+        for later in futures:
+            later.cancel()
+        raise
 
 
 def _recorded(folder: Path) -> str:
