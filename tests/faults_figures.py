@@ -225,6 +225,25 @@ ZERO_USAGE = {"openai": {"prompt_tokens": 0, "completion_tokens": 0, "total_toke
               "anthropic": {"input_tokens": 0, "output_tokens": 0}}
 
 
+def damaged_reproduce(tmp: Path) -> dict:
+    """``reproduce --replay-only`` on a copy of the shipped store whose last record lost a
+    byte: its exit, what it said, and whether it published anything."""
+    root = tmp / "root"
+    shutil.copytree(REPO / "data" / "splits", root / "data" / "splits")
+    (root / "notebooks").symlink_to(REPO / "notebooks")
+    store = root / "outputs" / "raw_outputs" / "smollm2"
+    shutil.copytree(REPO / "outputs" / "raw_outputs" / "smollm2", store)
+    damage_last_call(store)
+    key = json.loads(store.joinpath("calls.jsonl").read_bytes().splitlines()[-1]
+                     .replace(b"\xff", b"k"))["key"]
+    out = tmp / "out"
+    got = subprocess.run(_cmd(["reproduce", "--replay-only", "--outputs-dir", str(out)]),
+                         env=_env(root), capture_output=True, text=True, timeout=600)
+    return {"exit": got.returncode, "said": got.stderr.strip().splitlines(),
+            "names_call": key in got.stderr,
+            "published": sorted(p.name for p in out.rglob("*")) if out.exists() else []}
+
+
 def budget(tmp: Path, usd: str = "0.05") -> dict:
     """gpt-5.5 with ``--budget`` against the emulator: calls made at concurrency 1 and 8, with
     every reply reporting 2,000,000 cached prompt tokens (which once made calls free), and with
@@ -305,11 +324,12 @@ def figures(tmp: Path) -> tuple[str, dict]:
                 "hostile": hostile_replies(tmp / "hostile"), "keys": keys_leaked(tmp / "keys"),
                 "replay": damaged_replay(tmp / "replay"), "budget": budget(tmp / "budget"),
                 "sigint": stop_signal(tmp / "sigint"),
+                "damaged_reproduce": damaged_reproduce(tmp / "damaged_reproduce"),
                 "parser": parser_cpu()}
     m = measured
     b, k, t, h = (m[x] for x in ("bad_inputs", "kill", "two_processes", "hostile"))
     f, keys, r, bu, p = (m[x] for x in ("failing_endpoint", "keys", "replay", "budget", "parser"))
-    stop = m["sigint"]
+    stop, dr = m["sigint"], m["damaged_reproduce"]
     all_ok = "all" if b["ok"] == b["n"] else f"{b['ok']} of them"
     line = (f"{b['n']} failing commands, {all_ok} one clear line with exit != 0 "
             f"({b['tracebacks']} tracebacks); kill -9 at {k['kills']} random points, "
@@ -318,7 +338,8 @@ def figures(tmp: Path) -> tuple[str, dict]:
             f"for {f['keys']} keys; {h['hostile']} hostile replies, {h['coerced']} coerced; "
             f"{keys['echoed']} echoed keys, {keys['leaked']} leaked; SIGINT on reproduce after "
             f"{stop['before']} calls, {stop['after']} requests after it; a damaged replay changed "
-            f"{r['files_changed']} of {r['files']} files; $0.05 budget: "
+            f"{r['files_changed']} of {r['files']} files and reproduce --replay-only on it exited "
+            f"{dr['exit']} publishing {len(dr['published'])} files; $0.05 budget: "
             f"{bu['c1']['calls']} calls at concurrency 1, {bu['c8']['calls']} at 8, "
             f"{bu['cached_2M']['calls']} with 2M cached tokens reported, {bu['zero']['calls']} "
             f"with zero usage reported (Claude {bu['claude']['calls']} and "

@@ -32,6 +32,9 @@ def test_faults_figures(tmp_path, capsys):
     replay = m["replay"]
     assert replay["exit"] == 2 and replay["files_changed"] == 0
     assert replay["store_lines"][0] == replay["store_lines"][1]
+    damaged = m["damaged_reproduce"]
+    assert damaged["exit"] == 2 and len(damaged["said"]) == 1 and damaged["names_call"]
+    assert damaged["published"] == []
     budget = m["budget"]
     assert all(b["exit"] == 1 for b in budget.values())  # each stopped by the budget
     assert budget["c8"]["calls"] >= budget["c1"]["calls"] - 8

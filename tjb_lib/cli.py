@@ -127,7 +127,7 @@ def _estimate(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from tjb_lib.reproduce import reproduce
+    from tjb_lib.reproduce import DamagedStore, reproduce
 
     from tjb_lib.judges.budget import shared_budget
 
@@ -142,7 +142,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         return _error(f"stopped by {e}: the running notebook's kernel was killed and no further "
                       "judge call was made; every call made is in the store; nothing was "
                       "published", 128 + e.signum)
-    except ParameterError as e:
+    except (ParameterError, DamagedStore) as e:
         return _error(str(e), 2)
     except OSError as e:  # an outputs folder that cannot be made or written
         return _error(_os_error(e), 1)

@@ -168,6 +168,8 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
     from tjb_lib.notebook import check_parameters
 
     spec = check_parameters(judge or default_judge())  # a name no notebook takes: one line
+    if replay_only:
+        refuse_damaged_store(spec.name)
     parameters = {"replay_only": replay_only}
     if judge:
         parameters["judge"] = judge
@@ -209,6 +211,38 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
         shutil.rmtree(staging, ignore_errors=True)
     print(f"{final / report.name} indexes every table and figure")
     return 0
+
+
+class DamagedStore(ValueError):
+    """A replay would read a store with a damaged line: it publishes nothing instead."""
+
+
+def refuse_damaged_store(judge: str) -> None:
+    """A replay publishes only what it can stand behind: a damaged line in the judge's store
+    (a torn or edited record) would silently drop that call from every table that needs it, so
+    ``DamagedStore`` names the file, the offset and the call, before any notebook runs."""
+    import warnings
+
+    from tjb_lib.store import LOG_NAME, ResponseStore, StoreError
+
+    folder = paths.judge_dir(judge)
+    if not (folder / LOG_NAME).is_file():
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the store's own warning says less than this
+        try:
+            store = ResponseStore(folder, read_only=True)
+            for _ in store.records():  # a damaged line before the last one raises
+                pass
+        except StoreError as e:
+            raise DamagedStore(f"{e}; a replay publishes nothing from a damaged store") from None
+    if store.damaged:
+        d = store.damaged
+        call = f"call {d['key']}" if d["key"] else "a call whose key is unreadable"
+        raise DamagedStore(
+            f"{d['path']}: the last line ({d['bytes']} bytes at offset {d['offset']}, {call}) "
+            "is damaged; a replay publishes nothing from a damaged store: restore that line, or "
+            "run without --replay-only to set it aside and make the call again")
 
 
 def _result(future, futures: list) -> float:

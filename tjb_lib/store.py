@@ -22,6 +22,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import threading
 import warnings
 from dataclasses import dataclass
@@ -134,8 +135,10 @@ class ResponseStore:
                 with open(self.log_path, "r+b") as w:
                     w.truncate(start)
                     os.fsync(w.fileno())
+        key = _KEY_IN_LINE.search(data)
         self.damaged = {"path": str(self.log_path), "offset": start, "bytes": size - start,
-                        "kept": str(kept) if kept else None}
+                        "kept": str(kept) if kept else None,
+                        "key": key.group(1).decode() if key else None}
         what = (f"kept aside in {kept}; that call will be made again" if kept else
                 "left as it is (a replay writes nothing); that call is not in the store")
         warnings.warn(f"{self.log_path}: the last line is damaged ({size - start} bytes at "
@@ -360,6 +363,10 @@ class ResponseStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: the call key a damaged line may still show, so a refusal can name the call
+_KEY_IN_LINE = re.compile(rb'"key":\s*"([0-9a-f]{16,64})"')
 
 
 def _hit(rec: dict[str, Any]) -> Hit:
