@@ -163,6 +163,8 @@ class FaultServer:
         # validation as a whole (status "failed", the reason in batch.errors, no files)
         self.batch_token_limit: int | None = None
         self.violations: list[dict[str, Any]] = []  # every refused request: status and body
+        # a batch's result lines as written: (line number from 0, line) -> the line sent
+        self.damage_result_line: Callable[[int, str], str] | None = None
         self._prompts: dict[str, list[tuple[str, ...]]] = {}  # earlier prompts, for caching
         self._anthropic_cache: set[str] = set()
 
@@ -458,6 +460,7 @@ class FaultServer:
                        "response": {"status_code": status, "request_id": uuid.uuid4().hex[:8],
                                     "body": payload}, "error": None}
                 (out if status == 200 else err).append(json.dumps(row))
+            out, err = self._damaged(out), self._damaged(err, len(out))
             batch["output_file_id"] = self._add_file("\n".join(out) + "\n") if out else None
             batch["error_file_id"] = self._add_file("\n".join(err) + "\n") if err else None
             batch["status"] = "completed"
@@ -483,12 +486,16 @@ class FaultServer:
                     result = {"type": "errored", "error": payload}
                     counts["errored"] += 1
                 results.append(json.dumps({"custom_id": item["custom_id"], "result": result}))
-            batch["_results"] = "\n".join(results) + "\n"
+            batch["_results"] = "\n".join(self._damaged(results)) + "\n"
             batch["processing_status"] = "ended"
             batch["ended_at"] = _iso(time.time())
             batch["results_url"] = f"{self.url}/v1/messages/batches/{batch['id']}/results"
             batch["request_counts"] = {"processing": 0, "succeeded": counts["succeeded"],
                                        "errored": counts["errored"], "canceled": 0, "expired": 0}
+
+    def _damaged(self, lines: list[str], first: int = 0) -> list[str]:
+        damage = self.damage_result_line
+        return [damage(first + i, x) for i, x in enumerate(lines)] if damage else lines
 
     def _next_fault_for_batch(self, prompt: str) -> Fault:
         """Batch lines take faults from prompt markers only (the script is for live calls)."""
