@@ -244,6 +244,29 @@ def damaged_reproduce(tmp: Path) -> dict:
             "published": sorted(p.name for p in out.rglob("*")) if out.exists() else []}
 
 
+def concurrent_reproduce(tmp: Path) -> dict:
+    """``reproduce --replay-only --only 02`` and ``--only 03`` at once on a copy of the shipped
+    results, with a staging folder a killed run left beside them: tables before and after,
+    each run's exit and lines, and what is left of the stale folder."""
+    out = tmp / "results"
+    shutil.copytree(REPO / "outputs" / "judges" / "smollm2", out)
+    stale = tmp / ".results.run-killed"
+    (stale / "tables").mkdir(parents=True)
+    before = sorted(p.name for p in (out / "tables").iterdir())
+    procs = [subprocess.Popen(_cmd(["reproduce", "--replay-only", "--only", only,
+                                    "--outputs-dir", str(out)]),
+                              env=_env(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for only in ("02_presentation", "03_strict")]
+    done = [p.communicate(timeout=600) for p in procs]
+    after = sorted(p.name for p in (out / "tables").iterdir())
+    return {"exits": [p.returncode for p in procs], "tables_before": len(before),
+            "tables_lost": len(set(before) - set(after)),
+            "stderr": [e.strip().splitlines() for _, e in done],
+            "kernel_interrupt_lines": sum("KeyboardInterrupt caught" in e for _, e in done),
+            "stale_left": stale.exists(), "staging_left": sorted(
+                p.name for p in tmp.glob(".*") if p.name != ".results.lock")}
+
+
 def budget(tmp: Path, usd: str = "0.05") -> dict:
     """gpt-5.5 with ``--budget`` against the emulator: calls made at concurrency 1 and 8, with
     every reply reporting 2,000,000 cached prompt tokens (which once made calls free), and with
@@ -325,6 +348,7 @@ def figures(tmp: Path) -> tuple[str, dict]:
                 "replay": damaged_replay(tmp / "replay"), "budget": budget(tmp / "budget"),
                 "sigint": stop_signal(tmp / "sigint"),
                 "damaged_reproduce": damaged_reproduce(tmp / "damaged_reproduce"),
+                "concurrent_reproduce": concurrent_reproduce(tmp / "concurrent"),
                 "parser": parser_cpu()}
     m = measured
     b, k, t, h = (m[x] for x in ("bad_inputs", "kill", "two_processes", "hostile"))

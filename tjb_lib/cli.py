@@ -128,6 +128,7 @@ def _estimate(args: argparse.Namespace) -> int:
 
 def _reproduce(args: argparse.Namespace) -> int:
     from tjb_lib.reproduce import DamagedStore, reproduce
+    from tjb_lib.results import RunUnderWay
 
     from tjb_lib.judges.budget import shared_budget
 
@@ -144,6 +145,8 @@ def _reproduce(args: argparse.Namespace) -> int:
                       "published", 128 + e.signum)
     except (ParameterError, DamagedStore) as e:
         return _error(str(e), 2)
+    except RunUnderWay as e:
+        return _error(str(e), 1)
     except OSError as e:  # an outputs folder that cannot be made or written
         return _error(_os_error(e), 1)
 

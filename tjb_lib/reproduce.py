@@ -163,8 +163,6 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
     any new call (CI, quick checks) and lets ``workers`` notebooks (default: one per core, at most
     ``REPLAY_WORKERS``) run at once.
     """
-    import papermill as pm
-
     from tjb_lib.notebook import check_parameters
 
     spec = check_parameters(judge or default_judge())  # a name no notebook takes: one line
@@ -180,6 +178,15 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
     final = results.results_dir(spec.name, Path(outputs_dir).resolve() if outputs_dir else None)
     sources = notebook_sources(only)
     workers = workers or (min(REPLAY_WORKERS, usable_cores()) if replay_only else 1)
+    with results.hold(final):  # one run per judge's results; stale staging folders removed
+        return _run_all(sources, parameters, final, workers, only)
+
+
+def _run_all(sources: list[Path], parameters: dict, final: Path, workers: int,
+             only: str | None) -> int:
+    """Run ``sources`` into a staging folder and publish it as ``final`` when all ran."""
+    import papermill as pm
+
     staging = results.stage(final, keep=only is not None)
     os.environ[results.STAGING_ENV] = str(staging)  # the kernels inherit it
 
