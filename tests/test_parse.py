@@ -147,6 +147,11 @@ def test_incomplete_or_ambiguous_stage1_replies_give_none(text):
     '{"winner": "A"}\nThe winner is B.',
     '{"winner": "B", "reason": "x"}\nDecision = A',
     '{"winner": "A"}\nFinal answer - Tie',
+    '{"winner": "A"}\nFinal answer: b',                            # lower case after a key sign
+    '{"winner": "A"}\nWinner → B',                                 # an arrow
+    '{"winner": "A"} Winner -> b.',
+    '{"winner": "A", "reason": "x"}\n\nB',                        # a bare label line
+    '**Tie**\n```json\n{"winner": "A"}\n```',
 ])
 def test_a_reply_naming_conflicting_labels_is_unparsed(text):
     assert parse_verdict(text) == Verdict(None, "unparsed", None)
@@ -159,6 +164,8 @@ def test_a_reply_naming_conflicting_labels_is_unparsed(text):
     ('{"winner": "A", "answer": "Paris"}', "A"),                  # a key whose value is no label
     ('Answer A: cites two sources.\nAnswer B: plain.\n{"winner": "B"}', "B"),
     ('{"winner": "Tie", "verdict": "tie"}', "Tie"),
+    ('{"winner": "A"}\nThe answer: a good one, well cited.', "A"),  # the article, mid-line
+    ('{"winner": "B"}\nFinal answer: b', "B"),
 ])
 def test_labels_that_agree_or_are_not_label_statements_still_parse(text, label):
     assert parse_verdict(text).label == label

@@ -15,9 +15,10 @@ Statuses:
 
 Label statements, all of which must name the JSON verdict's label: every ``winner`` value at any
 depth of any JSON object in the reply; every label-valued ``verdict``, ``decision``,
-``answer``, ``label`` ... key (a ``final_`` prefix allowed) at any depth; and every keyed
-statement in the prose around the JSON (``Final answer: B``, ``The winner is B``). Labels
-inside JSON strings (a reason quoting one) are not statements.
+``answer``, ``label`` ... key (a ``final_`` prefix allowed) at any depth; and, in the prose
+around the JSON, every keyed statement (``The winner is B``; with ``:``, ``=`` or an arrow and
+ending its line, in any case: ``Final answer: b``, ``Winner → B``) and every line that is only a
+label (``B``). Labels inside JSON strings (a reason quoting one) are not statements.
 
 Reading takes time linear in the reply's length (``_json_spans``): a reply whose JSON would take
 more is unparsed, which no verdict reply comes near.
@@ -52,6 +53,19 @@ _PROSE_STATEMENT_RE = re.compile(
     rf"\b(?:final\s+)?(?:{_STATEMENT_KEYS})\b[\s*\"'`]*(?:is|:|=|-|–|—)[\s*\"'`]*"
     r"(?:(?:response|candidate|record|option)\s+)?((?-i:A|B)|tie)\b",
     re.IGNORECASE,
+)
+
+# A keyed statement with an explicit key-value sign ("Final answer: b", "Winner → B") that ends
+# its line: the label in any case (a line cannot end on the article "a" and mean a verdict).
+_PROSE_KEYED_RE = re.compile(
+    rf"\b(?:final\s+)?(?:{_STATEMENT_KEYS})\b[\s*\"'`]*(?::|=|->|=>|→|⇒)[\s*\"'`]*"
+    r"(?:(?:response|candidate|record|option)\s+)?(a|b|tie)[\s*\"'`.!]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A line of prose that is only a label ("B", "**Tie**", "Response A.").
+_PROSE_BARE_RE = re.compile(
+    r"^[\s*\"'`>#-]*(?:(?:response|candidate|record|option)\s+)?(a|b|tie)[\s*\"'`.!]*$",
+    re.IGNORECASE | re.MULTILINE,
 )
 
 
@@ -187,12 +201,16 @@ def _from_json(text: str) -> Verdict | None:
         prose.append(text[at:start])
         at = end
     prose.append(text[at:])
-    statements += [_CANONICAL[m.group(1).casefold()]
-               for m in _PROSE_STATEMENT_RE.finditer("\n".join(prose))]
+    outside = "\n".join(prose)
+    statements += [_CANONICAL[m.group(1).casefold()] for pattern in _PROSE_PATTERNS
+                   for m in pattern.finditer(outside)]
     if any(c != label for c in statements):
         return Verdict(None, "unparsed")  # the reply names more than one label
     reason = next((v for k, v in carriers[0].items() if k.strip().casefold() == "reason"), None)
     return Verdict(label, "json", reason if isinstance(reason, str) else None)
+
+
+_PROSE_PATTERNS = (_PROSE_STATEMENT_RE, _PROSE_KEYED_RE, _PROSE_BARE_RE)
 
 
 def _from_fallback(text: str) -> str | None:
