@@ -3,7 +3,7 @@ loopback fault server (seeded): every bad input and failing command of ``_bad_in
 at random points of a run, two processes on one store (on a working and on an always-failing
 endpoint), hostile replies, replies that echo the key, a replay of the shipped store with its
 last record damaged, a budget against overstated usage and under concurrency, and the parser
-on 1 MB hostile replies.
+on hostile replies under its 256 KB cap and 1, 10 and 100 MB past it.
 
 ``python tests/faults_figures.py`` prints the line; ``test_faults_figures`` asserts it.
 """
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _bad_inputs import (CASES, COMMANDS, LIMIT, PROTOCOL, REPO, SPLIT,  # noqa: E402
                          command_root, damage_last_call, judge_argv, judge_dir, make_root, state)
-from _hostile import HOSTILE, HOSTILE_MB_UNITS, megabyte_of  # noqa: E402
+from _hostile import HOSTILE, HOSTILE_MB_UNITS  # noqa: E402
 from fault_server import FAKE_KEY, MODEL_PATHS, Fault, FaultServer  # noqa: E402
 from tjb_lib.seeds import SEED  # noqa: E402
 
@@ -327,17 +327,32 @@ def stop_signal(tmp: Path, signum: int = signal.SIGINT, after_calls: int = 10) -
 
 
 def parser_cpu() -> dict:
-    """CPU seconds to parse each 1 MB hostile reply (verdict and TRACE records)."""
-    from tjb_lib.parse import parse_normalized, parse_verdict
+    """CPU seconds to parse each hostile reply just under the size cap (verdict and TRACE
+    records), and to refuse a 1, 10 and 100 MB reply (a verdict, then 900 nested objects
+    holding ``"winner"`` keys: once 13.4 s and 1.6 GB), with the memory that took."""
+    import tracemalloc
+
+    from tjb_lib.parse import MAX_REPLY_CHARS, parse_normalized, parse_verdict
 
     worst = 0.0
     for unit in HOSTILE_MB_UNITS:
-        text = megabyte_of(unit)
+        text = (unit * (MAX_REPLY_CHARS // len(unit) + 1))[:MAX_REPLY_CHARS - 1]
         for parse in (parse_verdict, parse_normalized):
             t0 = time.process_time()
             parse(text)
             worst = max(worst, time.process_time() - t0)
-    return {"shapes": len(HOSTILE_MB_UNITS), "worst_cpu_s": round(worst, 3)}
+    big = {}
+    for mb in (1, 10, 100):
+        head = '{"winner": "A", "x": ' * 900
+        text = head + ', "winner": "A"' * (((mb << 20) - len(head)) // 15) + "}" * 900
+        tracemalloc.start()
+        t0 = time.process_time()
+        labels = (parse_verdict(text).label, parse_normalized(text))
+        cpu, peak = time.process_time() - t0, tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        big[f"{mb}MB"] = {"cpu_s": round(cpu, 4), "peak_mb": round(peak / 2**20, 1),
+                          "unparsed": labels == (None, None)}
+    return {"shapes": len(HOSTILE_MB_UNITS), "worst_cpu_s": round(worst, 3), "big": big}
 
 
 def figures(tmp: Path) -> tuple[str, dict]:
@@ -367,8 +382,9 @@ def figures(tmp: Path) -> tuple[str, dict]:
             f"{bu['c1']['calls']} calls at concurrency 1, {bu['c8']['calls']} at 8, "
             f"{bu['cached_2M']['calls']} with 2M cached tokens reported, {bu['zero']['calls']} "
             f"with zero usage reported (Claude {bu['claude']['calls']} and "
-            f"{bu['claude_zero']['calls']}); 1 MB hostile reply "
-            f"parsed in at most {p['worst_cpu_s']} s of CPU")
+            f"{bu['claude_zero']['calls']}); a hostile reply just under the 256 KB cap "
+            f"parsed in at most {p['worst_cpu_s']} s of CPU, a 10 MB one refused in "
+            f"{p['big']['10MB']['cpu_s']} s and {p['big']['10MB']['peak_mb']} MB")
     return line, measured
 
 

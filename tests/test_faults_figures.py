@@ -42,6 +42,8 @@ def test_faults_figures(tmp_path, capsys):
     assert budget["zero"]["calls"] == budget["c1"]["calls"]  # zero usage: 200 calls before
     assert budget["claude_zero"]["calls"] == budget["claude"]["calls"]
     assert m["parser"]["worst_cpu_s"] <= 1.0
+    assert all(b["unparsed"] for b in m["parser"]["big"].values())
+    assert m["parser"]["big"]["10MB"]["cpu_s"] <= 0.2 and m["parser"]["big"]["10MB"]["peak_mb"] <= 100
     stop = m["sigint"]
     assert stop["before"] >= 10 and stop["after"] == 0 and stop["exit"] == 130
     assert len(stop["stderr"]) == 1 and not stop["staging"]

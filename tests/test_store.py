@@ -55,6 +55,17 @@ def test_round_trip_returns_stored_response_marked_cached(tmp_path):
     assert rec["response"]["cached"] is False and rec["judge"] == IDENTITY
 
 
+def test_a_reply_past_the_parsers_cap_is_stored_cut_to_it_with_its_true_length(tmp_path):
+    from tjb_lib.parse import MAX_REPLY_CHARS, parse_verdict
+
+    store = ResponseStore(tmp_path)
+    huge = '{"winner": "A"}' + "x" * (3 * MAX_REPLY_CHARS)
+    store.put(_key(1), IDENTITY, _req(1), Response(status="ok", text=huge))
+    hit = ResponseStore(tmp_path).get(_key(1)).response
+    assert hit.text == huge[:MAX_REPLY_CHARS] and hit.meta["text_chars"] == len(huge)
+    assert parse_verdict(hit.text).label is None  # unparsed, as the whole reply is
+
+
 def test_truncated_last_line_is_kept_aside_with_its_bytes_cut_off_and_reported(tmp_path):
     store = ResponseStore(tmp_path)
     for i in range(3):

@@ -18,6 +18,7 @@ bytes aside to ``damaged/`` before cutting it off, so nothing stored is ever del
 """
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import hashlib
 import json
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from tjb_lib.files import exclusive, remove_if_free, write_atomically
+from tjb_lib.parse import MAX_REPLY_CHARS
 from tjb_lib.records import Request, Response
 from tjb_lib.redaction import found_secrets, redact, secret_values
 
@@ -314,7 +316,7 @@ class ResponseStore:
             raise StoreError(f"{self.log_path}: opened read-only (a replay), so nothing is stored")
         sent = {"key": key, "judge": identity, "request": request.to_dict()}
         assert_no_secrets(json.dumps(sent, ensure_ascii=False), f"a call record to {self.log_path}")
-        stored, redacted = redact_secrets(bounded(request, response).to_dict())
+        stored, redacted = redact_secrets(_capped(bounded(request, response)).to_dict())
         stored["cached"] = False  # what was stored is the original call, never a cache hit
         if redacted:
             stored["meta"] = {**stored.get("meta", {}), "redacted": redacted}
@@ -363,6 +365,16 @@ class ResponseStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _capped(response: Response) -> Response:
+    """``response`` with a reply past the parser's cap cut to it, its true length kept in
+    ``meta["text_chars"]`` (the cut reply is unparsed, as the whole one would be)."""
+    text = response.text
+    if not isinstance(text, str) or len(text) <= MAX_REPLY_CHARS:
+        return response
+    return dataclasses.replace(response, text=text[:MAX_REPLY_CHARS],
+                               meta={**response.meta, "text_chars": len(text)})
 
 
 #: the call key a damaged line may still show, so a refusal can name the call
