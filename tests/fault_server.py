@@ -32,6 +32,7 @@ Bind address is 127.0.0.1 on a free port; nothing leaves the machine.
 from __future__ import annotations
 
 import email.parser
+import functools
 import email.policy
 import hashlib
 import json
@@ -55,7 +56,8 @@ except ModuleNotFoundError:  # pragma: no cover - when tests/ becomes a package
 #: key-shaped literal sits in the repository
 FAKE_KEY = "-".join(("sk", "test", "FAKEKEY1234567890abcdef"))
 FAULT_KINDS = ("ok", "429", "500", "503", "529", "slow", "trickle", "drop", "truncated_json",
-               "prose", "unknown_label", "auth_echo", "echo", "content", "body")
+               "prose", "unknown_label", "auth_echo", "echo", "content", "body", "trickle_head",
+               "gzip_bomb", "redirect")
 MODEL_PATHS = ("/v1/chat/completions", "/v1/messages")
 SNAPSHOT_SUFFIX = "-2025-01-01"  # the "returned snapshot" the server reports for any model
 STAGE1_ASK = '{"A": {"final_answer"'  # how a TRACE stage-1 prompt shows the records it wants
@@ -72,7 +74,8 @@ class Fault:
     kind: str
     retry_after: str | None = "1"   # 429 only: the Retry-After header (seconds or HTTP date)
     delay_s: float = 2.0            # slow: the wait before answering; trickle: the time the
-                                    # reply's body takes, sent in 8 pieces
+                                    # reply's body takes, sent in 8 pieces; trickle_head: the
+                                    # wait between bytes of the status line and headers
     path: str | None = None
     echo: str = ""                  # auth_echo, echo: filled with the key header the call sent
     content: Any = None             # content only: the reply's ``content`` field, any JSON value
@@ -508,6 +511,14 @@ class FaultServer:
         return fid
 
 
+@functools.lru_cache(maxsize=1)
+def _gzip_bomb() -> bytes:
+    """100 MB of a JSON reply, gzipped (about 100 KB): made once, it takes seconds."""
+    import gzip
+
+    return gzip.compress(b'{"choices": [], "x": "' + b" " * (100 << 20) + b'"}', 9)
+
+
 def _model_id(body: dict[str, Any], fault: Fault) -> str:
     """The snapshot a reply names; an echo quotes the key header there too."""
     model = body.get("model", "") + SNAPSHOT_SUFFIX
@@ -628,6 +639,8 @@ class _Handler(BaseHTTPRequestHandler):
             fault.echo = self.headers.get("x-api-key") or self.headers.get("authorization", "")
         if fault.kind == "body":
             return self._reply(200, None, raw=fault.body.encode())
+        if fault.kind in ("trickle_head", "gzip_bomb", "redirect"):
+            return self._hostile_transport(fault)
         refused = srv._check_headers(path, headers)
         if refused and fault.kind == "ok":
             return self._reply(refused[0], refused[2])
@@ -635,6 +648,34 @@ class _Handler(BaseHTTPRequestHandler):
         status, reply_headers, payload = fn(body, fault, headers)
         self._reply(status, payload, reply_headers,
                     trickle_s=fault.delay_s if fault.kind == "trickle" else 0.0)
+
+    def _hostile_transport(self, fault: Fault) -> None:
+        """A status line and headers a byte at a time, 100 MB of JSON sent as about 100 KB of
+        gzip, or a redirect to another host."""
+        try:
+            if fault.kind == "trickle_head":
+                head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n" * 50
+                for i in range(len(head)):
+                    self.wfile.write(head[i:i + 1])
+                    self.wfile.flush()
+                    if self.fault_server._stopping.wait(fault.delay_s):
+                        return
+            elif fault.kind == "gzip_bomb":
+                body = _gzip_bomb()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-encoding", "gzip")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            else:
+                self.send_response(302)
+                self.send_header("location", "http://elsewhere.invalid/v1/chat/completions")
+                self.send_header("content-length", "0")
+                self.end_headers()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
 
     def _batch_route(self, path: str, raw: bytes, body: Any, headers: dict[str, str]) -> None:
         srv = self.fault_server

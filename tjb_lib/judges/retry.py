@@ -34,8 +34,9 @@ _TRANSPORT_ERRORS = ("APIConnectionError", "APITimeoutError", "TimeoutException"
 _CONNECT_ERRORS = ("ConnectError", "ConnectionRefusedError", "gaierror")
 
 #: Replies no retry or rerun fixes: a malformed or unsupported request (400, 422), a bad key
-#: (401), an empty balance (402, DeepSeek), no access (403), no such model or route (404).
-FATAL_STATUSES = (400, 401, 402, 403, 404, 422)
+#: (401), an empty balance (402, DeepSeek), no access (403), no such model or route (404), and
+#: a redirect (3xx), which is not followed: a key goes only to the host it is for.
+FATAL_STATUSES = (300, 301, 302, 303, 307, 308, 400, 401, 402, 403, 404, 422)
 
 @dataclass(frozen=True)
 class RetryDecision:
