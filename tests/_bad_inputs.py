@@ -138,6 +138,7 @@ CASES: list[BadInput] = [
     BadInput("judge name that is a model id", ("judge name 'Qwen/Qwen2.5-7B-Instruct'",
                                                "--model"),
              {"judge": "Qwen/Qwen2.5-7B-Instruct", "model": "Qwen/Qwen2.5-7B-Instruct"}),
+    BadInput("a 250-character judge name", ("250 characters long",), {"judge": "j" * 250}),
     BadInput("run metadata that is not JSON", (f"metadata/{JUDGE}.json", "not valid JSON"),
              damage=lambda root: _metadata(root).write_bytes(b'{"runs": {')),
     BadInput("run metadata of another shape", (f"metadata/{JUDGE}.json", "'runs'"),

@@ -46,3 +46,17 @@ def test_a_redirect_is_not_followed(fault_server, judge):
     with pytest.raises(ProviderRejected, match="HTTP 302"):
         judge.complete(REQ)
     assert [r.fault for r in fault_server.requests][-1] == "redirect"  # one request, no second
+
+
+ERROR_BODY = '{"error": {"message": "The server had an error", "type": "server_error"}}'
+
+
+def test_a_200_carrying_an_error_body_is_retried_as_a_5xx_is(fault_server, judge):
+    """It was stored failed after one attempt, though the README says it is retried."""
+    judge.retry = RetryPolicy(max_attempts=3, sleep=lambda s: None)
+    fault_server.script([Fault("body", body=ERROR_BODY)] * 2)
+    got = judge.complete(REQ)
+    assert got.status == "ok" and got.attempts == 3
+    fault_server.script([Fault("body", body=ERROR_BODY)] * 3)
+    got = judge.complete(REQ)
+    assert got.status == "failed" and got.attempts == 3 and "server had an error" in got.error

@@ -94,6 +94,15 @@ class GiveUp(Exception):
         self.history = history
 
 
+class ErrorBodyReply(Exception):
+    """An HTTP 200 whose body is an error (or has no content): retried like a 5xx, and, when
+    the attempts are used up, recorded as the failure it parsed to."""
+
+    def __init__(self, response: Any):
+        super().__init__(response.error or "an error body with HTTP 200")
+        self.response = response
+
+
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
     """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date; None if absent
     or unreadable (the caller then falls back to backoff)."""
@@ -139,6 +148,8 @@ def classify(exc: BaseException, now: datetime | None = None) -> RetryDecision:
         if status >= 500:
             return RetryDecision(True, "server", status)
         return RetryDecision(False, "client", status)
+    if isinstance(exc, ErrorBodyReply):
+        return RetryDecision(True, "error_body")
     if _class_names(exc) & set(_TRANSPORT_ERRORS):
         connect = any(_class_names(e) & set(_CONNECT_ERRORS) for e in _causes(exc))
         return RetryDecision(True, "connect" if connect else "transport")
@@ -225,9 +236,21 @@ def retried_response(send: Callable[[], Any], parse: Callable[[Any], "Response"]
     from tjb_lib.records import Response
 
     start = time.monotonic()
+
+    def send_parsed() -> "Response":
+        response = parse(send())
+        if response.status == "failed":  # a 200 whose body is an error: retried as a 5xx is
+            raise ErrorBodyReply(response)
+        return response
+
     try:
-        reply, attempts, history = call_with_retry(send, policy, key, secrets)
+        response, attempts, history = call_with_retry(send_parsed, policy, key, secrets)
     except GiveUp as g:
+        if isinstance(g.__cause__, ErrorBodyReply):
+            failed = g.__cause__.response
+            failed.attempts, failed.latency_s = g.attempts, time.monotonic() - start
+            failed.meta["retry_log"] = g.history
+            return failed
         status = g.decision.status_code
         if status in FATAL_STATUSES:
             raise ProviderRejected(f"{who} refused the request with HTTP {status}: "
@@ -242,7 +265,6 @@ def retried_response(send: Callable[[], Any], parse: Callable[[Any], "Response"]
                         latency_s=time.monotonic() - start,
                         meta={"retry_log": g.history, "error_kind": g.decision.kind,
                               "status_code": g.decision.status_code})
-    response = parse(reply)
     response.attempts = attempts
     response.latency_s = time.monotonic() - start
     if history:
