@@ -37,7 +37,7 @@ def _audit(args: argparse.Namespace) -> int:
 
     try:
         return audit_main(args.splits, write_datasheet=args.write_datasheet)
-    except DataError as e:
+    except (DataError, ValueError) as e:  # a split line that is not a pair (or not UTF-8)
         return _error(str(e), 1)
     except OSError as e:  # a split folder or file that is not there
         return _error(_os_error(e), 1)
@@ -60,6 +60,8 @@ def _generate(args: argparse.Namespace) -> int:
         return _error(str(e), 2)
     except FatalJudgeError as e:
         return _error(str(e), 1)
+    except OSError as e:  # an --out folder that cannot be made
+        return _error(_os_error(e), 1)
     print(f"{record['kept']} of {record['items']} items kept as natural pairs "
           f"({record['calls_made']} calls made, {record['calls_from_store']} from the store); "
           f"rejected: {record['rejected'] or 'none'}")
@@ -124,6 +126,8 @@ def _estimate(args: argparse.Namespace) -> int:
         return estimate_cli(args)
     except ValueError as e:
         return _error(str(e), 2)
+    except OSError as e:  # a split that is not there
+        return _error(_os_error(e) if e.filename else str(e), 1)
 
 
 def _reproduce(args: argparse.Namespace) -> int:

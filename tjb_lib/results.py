@@ -69,7 +69,8 @@ def hold(final: Path) -> Iterator[None]:
     """Hold the results folder ``final`` for one run (an ``flock`` on ``.<name>.lock`` beside
     it, released when the process dies), then remove what killed runs left there: staging
     folders and the old copy of a publish cut short (put back if the folder is missing)."""
-    final.parent.mkdir(parents=True, exist_ok=True)
+    if not final.exists() and not list(final.parent.glob(f".{final.name}.old-*")):
+        final.mkdir(parents=True)  # a folder that cannot be made fails here, named
     fd = os.open(final.parent / f".{final.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:

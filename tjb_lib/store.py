@@ -182,6 +182,8 @@ class ResponseStore:
             offsets, scanned = dict(saved["offsets"]), int(saved["log_bytes"])
             if scanned > size:
                 raise ValueError("index is ahead of the log")
+            if not all(type(v) is int and 0 <= v < scanned for v in offsets.values()):
+                raise ValueError("an offset that is no place in the log")
         except (OSError, ValueError, KeyError, TypeError):
             offsets, scanned = {}, 0  # rebuild from the log
         self._offsets, self._scanned_to = offsets, scanned
