@@ -267,6 +267,30 @@ def concurrent_reproduce(tmp: Path) -> dict:
                 p.name for p in tmp.glob(".*") if p.name != ".results.lock")}
 
 
+def full_disk(tmp: Path) -> dict:
+    """A judge run on a 2,450 KB tmpfs (mounted here when the process may: root in a container),
+    then rerun: calls paid, calls paid twice, exits and lines, and whether every store line is
+    whole. ``{"measured": False}`` where no tmpfs can be mounted."""
+    disk = tmp / "disk"
+    disk.mkdir(parents=True)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2450k", "tmpfs", str(disk)],
+                      capture_output=True).returncode:
+        return {"measured": False}
+    try:
+        root = make_root(disk / "root")
+        with FaultServer() as server:
+            runs = [_judge(root, judge_argv(server.url, limit="100")) for _ in range(2)]
+            calls = _model_calls(server)
+        log = judge_dir(root) / "calls.jsonl"
+        lines = log.read_bytes().splitlines(keepends=True)
+        whole = all(x.endswith(b"\n") and json.loads(x) for x in lines)
+        return {"measured": True, "exits": [r.returncode for r in runs], "paid": len(calls),
+                "paid_twice": len(calls) - len(set(calls)), "stored": len(lines),
+                "whole": whole, "said": [r.stderr.strip().splitlines() for r in runs]}
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True)
+
+
 def budget(tmp: Path, usd: str = "0.05") -> dict:
     """gpt-5.5 with ``--budget`` against the emulator: calls made at concurrency 1 and 8, with
     every reply reporting 2,000,000 cached prompt tokens (which once made calls free), and with
@@ -364,6 +388,7 @@ def figures(tmp: Path) -> tuple[str, dict]:
                 "sigint": stop_signal(tmp / "sigint"),
                 "damaged_reproduce": damaged_reproduce(tmp / "damaged_reproduce"),
                 "concurrent_reproduce": concurrent_reproduce(tmp / "concurrent"),
+                "full_disk": full_disk(tmp / "full"),
                 "parser": parser_cpu()}
     m = measured
     b, k, t, h = (m[x] for x in ("bad_inputs", "kill", "two_processes", "hostile"))

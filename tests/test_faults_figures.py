@@ -32,6 +32,11 @@ def test_faults_figures(tmp_path, capsys):
     replay = m["replay"]
     assert replay["exit"] == 2 and replay["files_changed"] == 0
     assert replay["store_lines"][0] == replay["store_lines"][1]
+    full = m["full_disk"]
+    if full["measured"]:  # a tmpfs could be mounted
+        assert full["exits"] == [1, 1] and full["paid_twice"] == 0 and full["whole"]
+        assert full["paid"] == full["stored"] > 0
+        assert all(len(x) == 1 and "calls.jsonl" in x[0] for x in full["said"])
     damaged = m["damaged_reproduce"]
     assert damaged["exit"] == 2 and len(damaged["said"]) == 1 and damaged["names_call"]
     assert damaged["published"] == []

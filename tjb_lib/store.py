@@ -19,6 +19,7 @@ bytes aside to ``damaged/`` before cutting it off, so nothing stored is ever del
 from __future__ import annotations
 
 import dataclasses
+import errno
 import fcntl
 import hashlib
 import json
@@ -40,6 +41,9 @@ LOG_NAME = "calls.jsonl"
 INDEX_NAME = "calls.index.json"
 LEASES_DIR = "leases"    # one lock file per call being made
 DAMAGED_DIR = "damaged"  # the bytes of damaged last lines, kept aside
+#: the free space below which no call is made: a record holds the request, the reply (up to the
+#: parser's 256 K characters), its raw body (100 K) and usage, well under this
+MIN_FREE_BYTES = 2 << 20
 INDEX_FLUSH_EVERY = 64  # index writes are a cache refresh; the log is already durable
 
 
@@ -101,9 +105,8 @@ class ResponseStore:
         self._readable_to: int | None = None  # read-only: where a damaged last line begins
         self._unsaved = 0
         self.damaged: dict[str, Any] | None = None  # the damaged last line found on opening
-        if not read_only:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            self.log_path.touch()
+        if not read_only:  # the folder and log are made by the first call stored, so a command
+            # that fails before any call leaves no empty store behind
             for stale in (self.directory / LEASES_DIR).glob("*.lock"):
                 remove_if_free(stale)  # left by a killed process: its flock died with it
         self._check_tail()
@@ -228,8 +231,9 @@ class ResponseStore:
 
     def _save_index(self) -> None:
         """Write the index; a failure (a full disk) is ignored, since the index is only a cache
-        that the next open rebuilds from the log. A read-only store keeps it in memory."""
-        if self.read_only:
+        that the next open rebuilds from the log. A read-only store keeps it in memory, and a
+        store with no call yet has none."""
+        if self.read_only or not self.log_path.exists():
             return
         try:
             write_atomically(self.index_path, json.dumps(
@@ -298,6 +302,23 @@ class ResponseStore:
                 pos += len(line)
 
     # ---- writing ------------------------------------------------------------------------
+    def check_room(self) -> None:
+        """Refuse to let a call be made that the store may not have room to keep: ``OSError``
+        (ENOSPC, naming the log) when the disk holding it has less than ``MIN_FREE_BYTES``
+        free. A call paid for and then lost to a full disk would be paid again on the rerun."""
+        folder = self.directory
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        try:
+            st = os.statvfs(folder)
+        except OSError:
+            return  # nothing to measure: the append says what is wrong, if anything
+        free = st.f_bavail * st.f_frsize
+        if free < MIN_FREE_BYTES:
+            raise OSError(errno.ENOSPC, f"No space left on device ({free:,} bytes free, "
+                          f"{MIN_FREE_BYTES:,} kept for the next call's record): no call was "
+                          "made that could not be stored", str(self.log_path))
+
     def lease(self, key: str) -> Any:
         """Hold ``key`` while its call is made: another thread or process that needs the same
         call waits here, then finds it stored (``with store.lease(key): ...``)."""
@@ -326,6 +347,7 @@ class ResponseStore:
         data = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
         with self._lock:
             try:
+                self.directory.mkdir(parents=True, exist_ok=True)
                 with open(self.log_path, "ab") as f:
                     fcntl.flock(f.fileno(), fcntl.LOCK_EX)
                     try:
