@@ -264,7 +264,7 @@ def concurrent_reproduce(tmp: Path) -> dict:
             "stderr": [e.strip().splitlines() for _, e in done],
             "kernel_interrupt_lines": sum("KeyboardInterrupt caught" in e for _, e in done),
             "stale_left": stale.exists(), "staging_left": sorted(
-                p.name for p in tmp.glob(".*") if p.name != ".results.lock")}
+                p.name for p in tmp.glob(".*"))}
 
 
 def full_disk(tmp: Path) -> dict:

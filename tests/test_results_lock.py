@@ -47,4 +47,4 @@ def test_the_next_run_puts_back_a_folder_a_kill_took_mid_publish_and_clears_stag
         with pytest.raises(results.RunUnderWay, match="another run"):
             with results.hold(final):
                 pass
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".judge.lock", "judge"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["judge"]  # the lock goes with the run

@@ -71,18 +71,27 @@ def hold(final: Path) -> Iterator[None]:
     folders and the old copy of a publish cut short (put back if the folder is missing)."""
     if not final.exists() and not list(final.parent.glob(f".{final.name}.old-*")):
         final.mkdir(parents=True)  # a folder that cannot be made fails here, named
-    fd = os.open(final.parent / f".{final.name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
-    try:
+    lock = final.parent / f".{final.name}.lock"
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            os.close(fd)
             raise RunUnderWay(
-                f"{final}: another run is writing these results (it holds "
-                f"{final.parent / f'.{final.name}.lock'}); wait for it to end, or stop it, and "
-                "run again") from None
+                f"{final}: another run is writing these results (it holds {lock}); wait for "
+                "it to end, or stop it, and run again") from None
+        try:
+            if os.path.samestat(os.fstat(fd), os.stat(lock)):
+                break  # not a file the run before removed as it ended
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    try:
         _remove_stale(final)
         yield
     finally:
+        lock.unlink(missing_ok=True)  # held: removed as ``files.exclusive`` removes its file
         os.close(fd)
 
 
