@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import email.utils
 import random
-import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
