@@ -98,6 +98,23 @@ class BadInput:
     paid: int = 0                                # model calls made before the error
 
 
+def _manifest_sha(root: Path, value) -> None:
+    path = split_file(root).parent / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["splits"][SPLIT]["sha256"] = value
+    path.write_text(json.dumps(manifest))
+
+
+def _splits_with(edit: Callable[[Path], None]) -> Callable[[Path], None]:
+    """The splits, copied, then edited."""
+    def damage(root: Path) -> None:
+        splits = root / "data" / "splits"
+        splits.unlink()
+        shutil.copytree(REPO / "data" / "splits", splits)
+        edit(splits)
+    return damage
+
+
 def _full_disk(root: Path) -> None:
     """Every append to the store fails as on a full disk (/dev/full answers ENOSPC): the log
     is moved aside and the run writes to a fresh one on /dev/full."""
@@ -138,8 +155,15 @@ CASES: list[BadInput] = [
     BadInput("judge name that is a model id", ("judge name 'Qwen/Qwen2.5-7B-Instruct'",
                                                "--model"),
              {"judge": "Qwen/Qwen2.5-7B-Instruct", "model": "Qwen/Qwen2.5-7B-Instruct"}),
+    BadInput("a 250-character judge name", ("250 characters long",), {"judge": "j" * 250}),
     BadInput("run metadata that is not JSON", (f"metadata/{JUDGE}.json", "not valid JSON"),
              damage=lambda root: _metadata(root).write_bytes(b'{"runs": {')),
+    BadInput("call_window of numbers in the run metadata",
+             (f"metadata/{JUDGE}.json", "'call_window'"),
+             damage=lambda root: _metadata(root).write_text(json.dumps(
+                 {**json.loads(_metadata(root).read_text()), "call_window": {"first": 12}}))),
+    BadInput("a sha256 that is a number in the manifest", ("manifest.json", "sha256", "int"),
+             damage=lambda root: _manifest_sha(root, 12345)),
     BadInput("run metadata of another shape", (f"metadata/{JUDGE}.json", "'runs'"),
              damage=lambda root: _metadata(root).write_text('{"runs": [1, 2]}')),
     BadInput("--concurrency 0", ("--concurrency",), {"concurrency": "0"}),
@@ -213,6 +237,17 @@ COMMANDS: list[BadCommand] = [
                ("reproduce", "--only", "02", "--replay-only", "--outputs-dir", "/dev/null/x"),
                ("/dev/null/x", "Not a directory")),
     BadCommand("an unknown command", ("nosuch",), ("'nosuch'",)),
+    BadCommand("audit of a split with a byte that is not UTF-8", ("audit",),
+               (f"{SPLIT}.jsonl line", "0xff", "not UTF-8"),
+               _splits_with(lambda s: s.joinpath(f"{SPLIT}.jsonl").write_bytes(
+                   s.joinpath(f"{SPLIT}.jsonl").read_bytes() + b"\xff\n"))),
+    BadCommand("generate into a folder that cannot be made",
+               ("generate", "natural", "--generator", "smollm2", "--limit", "1", "--out",
+                "/dev/null/x"), ("/dev/null/x", "Not a directory")),
+    BadCommand("estimate with a split missing", ("estimate", "--judge", "gpt-5.5", "--scale",
+                                                 "default"),
+               ("moderate_finqa.jsonl", "does not exist"),
+               _splits_with(lambda s: s.joinpath("moderate_finqa.jsonl").unlink())),
 ]
 
 

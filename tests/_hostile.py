@@ -15,6 +15,10 @@ CONFLICTING_TEXTS = [
     '{"winner": "A", "verdict": "Tie"}',
     '{"winner": "A", "scores": [{"winner": "B"}]}',
     'Winner: B\n{"winner": "A"}',
+    '{"winner": "A"}\nFinal answer: b',   # a lower-case label after an explicit key
+    '{"winner": "A"}\nWinner → B',        # an arrow for the key-value sign
+    '{"winner": "A", "reason": "close"}\n\nB',  # a bare label line after the JSON
+    '**B**\n```json\n{"winner": "A"}\n```',
 ]
 
 

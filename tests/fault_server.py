@@ -19,7 +19,8 @@ faults a long judging run meets: 429 with Retry-After, 5xx, a reply slower than 
 timeout, a dropped connection, replies that do not parse (truncated JSON, prose, an unknown
 label), a reply whose ``content`` field has any shape (``Fault("content", content=5)``), a 200
 whose body is not JSON or is cut off (``Fault("body", body='{"choi')``), a 200 that quotes the key
-header it was sent (``Fault("echo")``) and usage that says anything (``Fault("ok", usage=...)``).
+header it was sent in its reply and its model id (``Fault("echo")``) and usage that says anything
+(``Fault("ok", usage=...)``).
 It also implements, minimally but over HTTP, the OpenAI files + batches endpoints and Anthropic's
 message batches, whose lines are checked against the same rules.
 
@@ -31,6 +32,7 @@ Bind address is 127.0.0.1 on a free port; nothing leaves the machine.
 from __future__ import annotations
 
 import email.parser
+import functools
 import email.policy
 import hashlib
 import json
@@ -54,7 +56,8 @@ except ModuleNotFoundError:  # pragma: no cover - when tests/ becomes a package
 #: key-shaped literal sits in the repository
 FAKE_KEY = "-".join(("sk", "test", "FAKEKEY1234567890abcdef"))
 FAULT_KINDS = ("ok", "429", "500", "503", "529", "slow", "trickle", "drop", "truncated_json",
-               "prose", "unknown_label", "auth_echo", "echo", "content", "body")
+               "prose", "unknown_label", "auth_echo", "echo", "content", "body", "trickle_head",
+               "gzip_bomb", "redirect")
 MODEL_PATHS = ("/v1/chat/completions", "/v1/messages")
 SNAPSHOT_SUFFIX = "-2025-01-01"  # the "returned snapshot" the server reports for any model
 STAGE1_ASK = '{"A": {"final_answer"'  # how a TRACE stage-1 prompt shows the records it wants
@@ -71,7 +74,8 @@ class Fault:
     kind: str
     retry_after: str | None = "1"   # 429 only: the Retry-After header (seconds or HTTP date)
     delay_s: float = 2.0            # slow: the wait before answering; trickle: the time the
-                                    # reply's body takes, sent in 8 pieces
+                                    # reply's body takes, sent in 8 pieces; trickle_head: the
+                                    # wait between bytes of the status line and headers
     path: str | None = None
     echo: str = ""                  # auth_echo, echo: filled with the key header the call sent
     content: Any = None             # content only: the reply's ``content`` field, any JSON value
@@ -165,6 +169,8 @@ class FaultServer:
         # validation as a whole (status "failed", the reason in batch.errors, no files)
         self.batch_token_limit: int | None = None
         self.violations: list[dict[str, Any]] = []  # every refused request: status and body
+        # a batch's result lines as written: (line number from 0, line) -> the line sent
+        self.damage_result_line: Callable[[int, str], str] | None = None
         self._prompts: dict[str, list[tuple[str, ...]]] = {}  # earlier prompts, for caching
         self._anthropic_cache: set[str] = set()
 
@@ -175,7 +181,7 @@ class FaultServer:
         class Handler(_Handler):
             fault_server = server
 
-        self._httpd = ThreadingHTTPServer((self.host, 0), Handler)
+        self._httpd = _Server((self.host, 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever,
                                         kwargs={"poll_interval": 0.05}, daemon=True)
@@ -376,7 +382,7 @@ class FaultServer:
         usage.update(fault.usage or {})
         return 200, {}, {
             "id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion",
-            "created": int(time.time()), "model": body.get("model", "") + SNAPSHOT_SUFFIX,
+            "created": int(time.time()), "model": _model_id(body, fault),
             "system_fingerprint": "fp_faultserver", "choices": [choice], "usage": usage}
 
     def message(self, body: dict[str, Any], fault: Fault,
@@ -396,7 +402,7 @@ class FaultServer:
         read, written = self._anthropic_cached(dialect, body)
         return 200, {}, {
             "id": "msg_" + uuid.uuid4().hex[:12], "type": "message", "role": "assistant",
-            "model": body.get("model", "") + SNAPSHOT_SUFFIX,
+            "model": _model_id(body, fault),
             "content": blocks, "stop_reason": "end_turn", "stop_sequence": None,
             "usage": {"input_tokens": total - read - written, "output_tokens": _n_tokens(content),
                       "cache_read_input_tokens": read, "cache_creation_input_tokens": written,
@@ -460,6 +466,7 @@ class FaultServer:
                        "response": {"status_code": status, "request_id": uuid.uuid4().hex[:8],
                                     "body": payload}, "error": None}
                 (out if status == 200 else err).append(json.dumps(row))
+            out, err = self._damaged(out), self._damaged(err, len(out))
             batch["output_file_id"] = self._add_file("\n".join(out) + "\n") if out else None
             batch["error_file_id"] = self._add_file("\n".join(err) + "\n") if err else None
             batch["status"] = "completed"
@@ -485,12 +492,16 @@ class FaultServer:
                     result = {"type": "errored", "error": payload}
                     counts["errored"] += 1
                 results.append(json.dumps({"custom_id": item["custom_id"], "result": result}))
-            batch["_results"] = "\n".join(results) + "\n"
+            batch["_results"] = "\n".join(self._damaged(results)) + "\n"
             batch["processing_status"] = "ended"
             batch["ended_at"] = _iso(time.time())
             batch["results_url"] = f"{self.url}/v1/messages/batches/{batch['id']}/results"
             batch["request_counts"] = {"processing": 0, "succeeded": counts["succeeded"],
                                        "errored": counts["errored"], "canceled": 0, "expired": 0}
+
+    def _damaged(self, lines: list[str], first: int = 0) -> list[str]:
+        damage = self.damage_result_line
+        return [damage(first + i, x) for i, x in enumerate(lines)] if damage else lines
 
     def _next_fault_for_batch(self, prompt: str) -> Fault:
         """Batch lines take faults from prompt markers only (the script is for live calls)."""
@@ -501,6 +512,20 @@ class FaultServer:
         fid = "file-" + uuid.uuid4().hex[:12]
         self.files[fid] = text.encode()
         return fid
+
+
+@functools.lru_cache(maxsize=1)
+def _gzip_bomb() -> bytes:
+    """100 MB of a JSON reply, gzipped (about 100 KB): made once, it takes seconds."""
+    import gzip
+
+    return gzip.compress(b'{"choices": [], "x": "' + b" " * (100 << 20) + b'"}', 9)
+
+
+def _model_id(body: dict[str, Any], fault: Fault) -> str:
+    """The snapshot a reply names; an echo quotes the key header there too."""
+    model = body.get("model", "") + SNAPSHOT_SUFFIX
+    return f"{model} ({fault.echo})" if fault.kind == "echo" else model
 
 
 def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> int:
@@ -535,6 +560,15 @@ def _log(p: float) -> float:
 
 def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client killed mid-request (a stopped run) is no error of the server's."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -610,6 +644,8 @@ class _Handler(BaseHTTPRequestHandler):
             fault.echo = self.headers.get("x-api-key") or self.headers.get("authorization", "")
         if fault.kind == "body":
             return self._reply(200, None, raw=fault.body.encode())
+        if fault.kind in ("trickle_head", "gzip_bomb", "redirect"):
+            return self._hostile_transport(fault)
         refused = srv._check_headers(path, headers)
         if refused and fault.kind == "ok":
             return self._reply(refused[0], refused[2])
@@ -617,6 +653,34 @@ class _Handler(BaseHTTPRequestHandler):
         status, reply_headers, payload = fn(body, fault, headers)
         self._reply(status, payload, reply_headers,
                     trickle_s=fault.delay_s if fault.kind == "trickle" else 0.0)
+
+    def _hostile_transport(self, fault: Fault) -> None:
+        """A status line and headers a byte at a time, 100 MB of JSON sent as about 100 KB of
+        gzip, or a redirect to another host."""
+        try:
+            if fault.kind == "trickle_head":
+                head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n" * 50
+                for i in range(len(head)):
+                    self.wfile.write(head[i:i + 1])
+                    self.wfile.flush()
+                    if self.fault_server._stopping.wait(fault.delay_s):
+                        return
+            elif fault.kind == "gzip_bomb":
+                body = _gzip_bomb()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-encoding", "gzip")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            else:
+                self.send_response(302)
+                self.send_header("location", "http://elsewhere.invalid/v1/chat/completions")
+                self.send_header("content-length", "0")
+                self.end_headers()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
 
     def _batch_route(self, path: str, raw: bytes, body: Any, headers: dict[str, str]) -> None:
         srv = self.fault_server

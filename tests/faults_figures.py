@@ -3,7 +3,7 @@ loopback fault server (seeded): every bad input and failing command of ``_bad_in
 at random points of a run, two processes on one store (on a working and on an always-failing
 endpoint), hostile replies, replies that echo the key, a replay of the shipped store with its
 last record damaged, a budget against overstated usage and under concurrency, and the parser
-on 1 MB hostile replies.
+on hostile replies under its 256 KB cap and 1, 10 and 100 MB past it.
 
 ``python tests/faults_figures.py`` prints the line; ``test_faults_figures`` asserts it.
 """
@@ -24,10 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _bad_inputs import (CASES, COMMANDS, LIMIT, PROTOCOL, REPO, SPLIT,  # noqa: E402
                          command_root, damage_last_call, judge_argv, judge_dir, make_root, state)
-from _hostile import HOSTILE, HOSTILE_MB_UNITS, megabyte_of  # noqa: E402
+from _hostile import HOSTILE, HOSTILE_MB_UNITS  # noqa: E402
 from fault_server import FAKE_KEY, MODEL_PATHS, Fault, FaultServer  # noqa: E402
 from tjb_lib.seeds import SEED  # noqa: E402
 
+IN_FLIGHT_S = 0.25  # a request sent before a signal has reached the loopback server by then
 LADDER_PAIRS = 6  # x 2 orders x 5 levels = 60 comparisons, one call each
 
 
@@ -156,7 +157,10 @@ def hostile_replies(tmp: Path) -> dict:
     with FaultServer() as server:
         argv = judge_argv(server.url, limit=str(n_pairs))
         root = make_root(tmp / "hostile")
-        server.script([openai for _, openai, _ in HOSTILE])
+        # a 200 whose body is no reply parses to a failure, which is retried (5 attempts):
+        # each attempt gets the same hostile body
+        server.script([openai for _, openai, _ in HOSTILE
+                       for _ in range(5 if openai.kind == "body" else 1)])
         first = _judge(root, argv)
         rows = _rows(root, PROTOCOL)[: len(HOSTILE)]
         rerun = _judge(root, argv)
@@ -220,37 +224,162 @@ def damaged_replay(tmp: Path) -> dict:
             "said": got.stderr.strip().splitlines()[-1:]}
 
 
+ZERO_USAGE = {"openai": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+              "anthropic": {"input_tokens": 0, "output_tokens": 0}}
+
+
+def damaged_reproduce(tmp: Path) -> dict:
+    """``reproduce --replay-only`` on a copy of the shipped store whose last record lost a
+    byte: its exit, what it said, and whether it published anything."""
+    root = tmp / "root"
+    shutil.copytree(REPO / "data" / "splits", root / "data" / "splits")
+    (root / "notebooks").symlink_to(REPO / "notebooks")
+    store = root / "outputs" / "raw_outputs" / "smollm2"
+    shutil.copytree(REPO / "outputs" / "raw_outputs" / "smollm2", store)
+    damage_last_call(store)
+    key = json.loads(store.joinpath("calls.jsonl").read_bytes().splitlines()[-1]
+                     .replace(b"\xff", b"k"))["key"]
+    out = tmp / "out"
+    got = subprocess.run(_cmd(["reproduce", "--replay-only", "--outputs-dir", str(out)]),
+                         env=_env(root), capture_output=True, text=True, timeout=600)
+    return {"exit": got.returncode, "said": got.stderr.strip().splitlines(),
+            "names_call": key in got.stderr,
+            "published": sorted(p.name for p in out.rglob("*")) if out.exists() else []}
+
+
+def concurrent_reproduce(tmp: Path) -> dict:
+    """``reproduce --replay-only --only 02`` and ``--only 03`` at once on a copy of the shipped
+    results, with a staging folder a killed run left beside them: tables before and after,
+    each run's exit and lines, and what is left of the stale folder."""
+    out = tmp / "results"
+    shutil.copytree(REPO / "outputs" / "judges" / "smollm2", out)
+    stale = tmp / ".results.run-killed"
+    (stale / "tables").mkdir(parents=True)
+    before = sorted(p.name for p in (out / "tables").iterdir())
+    procs = [subprocess.Popen(_cmd(["reproduce", "--replay-only", "--only", only,
+                                    "--outputs-dir", str(out)]),
+                              env=_env(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for only in ("02_presentation", "03_strict")]
+    done = [p.communicate(timeout=600) for p in procs]
+    after = sorted(p.name for p in (out / "tables").iterdir())
+    return {"exits": [p.returncode for p in procs], "tables_before": len(before),
+            "tables_lost": len(set(before) - set(after)),
+            "stderr": [e.strip().splitlines() for _, e in done],
+            "kernel_interrupt_lines": sum("KeyboardInterrupt caught" in e for _, e in done),
+            "stale_left": stale.exists(), "staging_left": sorted(
+                p.name for p in tmp.glob(".*"))}
+
+
+def full_disk(tmp: Path) -> dict:
+    """A judge run on a 2,450 KB tmpfs (mounted here when the process may: root in a container),
+    then rerun: calls paid, calls paid twice, exits and lines, and whether every store line is
+    whole. ``{"measured": False}`` where no tmpfs can be mounted."""
+    disk = tmp / "disk"
+    disk.mkdir(parents=True)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2450k", "tmpfs", str(disk)],
+                      capture_output=True).returncode:
+        return {"measured": False}
+    try:
+        root = make_root(disk / "root")
+        with FaultServer() as server:
+            runs = [_judge(root, judge_argv(server.url, limit="100")) for _ in range(2)]
+            calls = _model_calls(server)
+        log = judge_dir(root) / "calls.jsonl"
+        lines = log.read_bytes().splitlines(keepends=True)
+        whole = all(x.endswith(b"\n") and json.loads(x) for x in lines)
+        return {"measured": True, "exits": [r.returncode for r in runs], "paid": len(calls),
+                "paid_twice": len(calls) - len(set(calls)), "stored": len(lines),
+                "whole": whole, "said": [r.stderr.strip().splitlines() for r in runs]}
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True)
+
+
 def budget(tmp: Path, usd: str = "0.05") -> dict:
-    """gpt-5.5 with ``--budget`` against the emulator: calls made at concurrency 1 and 8, and
-    with every reply reporting 2,000,000 cached prompt tokens (which once made calls free)."""
+    """gpt-5.5 with ``--budget`` against the emulator: calls made at concurrency 1 and 8, with
+    every reply reporting 2,000,000 cached prompt tokens (which once made calls free), and with
+    every reply reporting zero usage (which once made 200 calls); Claude honest and at zero."""
     made = {}
-    for name, concurrency, usage in (("c1", "1", None), ("c8", "8", None),
-                                     ("cached_2M", "1", {"prompt_tokens_details":
-                                                         {"cached_tokens": 2_000_000}})):
+    cases = (("c1", "gpt-5.5", "1", None), ("c8", "gpt-5.5", "8", None),
+             ("cached_2M", "gpt-5.5", "1", {"prompt_tokens_details": {"cached_tokens": 2_000_000}}),
+             ("zero", "gpt-5.5", "1", ZERO_USAGE["openai"]),
+             ("claude", "claude-sonnet-4-6", "1", None),
+             ("claude_zero", "claude-sonnet-4-6", "1", ZERO_USAGE["anthropic"]))
+    for name, judge, concurrency, usage in cases:
         with FaultServer(latency_s=0.05) as server:
             if usage:
                 server.script([Fault("ok", usage=usage) for _ in range(200)])
             root = make_root(tmp / name)
-            argv = ["judge", "--split", SPLIT, "--protocol", PROTOCOL, "--judge", "gpt-5.5",
-                    "--base-url", server.openai_url, "--limit", "100", "--concurrency",
-                    concurrency, "--budget", usd]
+            url = server.anthropic_url if judge.startswith("claude") else server.openai_url
+            argv = ["judge", "--split", SPLIT, "--protocol", PROTOCOL, "--judge", judge,
+                    "--base-url", url, "--limit", "100", "--concurrency", concurrency,
+                    "--budget", usd]
             got = _judge(root, argv, _env(root, OPENAI_COMPATIBLE_API_KEY=FAKE_KEY))
             made[name] = {"exit": got.returncode, "calls": len(_model_calls(server))}
     return made
 
 
+def stop_signal(tmp: Path, signum: int = signal.SIGINT, after_calls: int = 10) -> dict:
+    """``reproduce`` judging notebook 04 with gpt-5.5 against the emulator gets ``signum``
+    after ``after_calls`` calls: requests that arrive after the signal (those in flight had
+    already arrived), its exit and what it printed, and what it published."""
+    root = tmp / "root"
+    root.mkdir(parents=True)
+    for name in ("data", "notebooks"):
+        (root / name).symlink_to(REPO / name)
+    out = tmp / "out"
+    with FaultServer(latency_s=0.2) as server:
+        proc = subprocess.Popen(
+            _cmd(["reproduce", "--only", "04_resolution_loss", "--judge", "gpt-5.5",
+                  "--outputs-dir", str(out)]), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=_env(root, TJB_BASE_URL_GPT_5_5=server.openai_url,
+                                OPENAI_COMPATIBLE_API_KEY=FAKE_KEY))
+        deadline = time.monotonic() + 300
+        while len(_model_calls(server)) < after_calls and time.monotonic() < deadline:
+            time.sleep(0.01)
+        proc.send_signal(signum)
+        sent_at, before = time.monotonic(), len(_model_calls(server))
+        stdout, stderr = proc.communicate(timeout=120)
+        time.sleep(2)  # a kernel left running would go on calling
+        late = [r.at - sent_at for r in server.requests if r.path in MODEL_PATHS]
+    # on loopback a request the kernel sent before it died arrives within milliseconds: later
+    # than IN_FLIGHT_S after the signal, a request was made after it
+    after = sum(t > IN_FLIGHT_S for t in late)
+    stored = sum(len(p.read_bytes().splitlines())
+                 for p in (root / "outputs" / "raw_outputs").rglob("calls.jsonl"))
+    return {"exit": proc.returncode, "before": before, "after": after, "stored": stored,
+            "arrived_ms_after_signal": [round(1000 * t) for t in late if t > 0],
+            "stderr": stderr.strip().splitlines(), "stdout": stdout.strip().splitlines(),
+            "published": sorted(p.name for p in out.rglob("*")) if out.exists() else [],
+            "staging": sorted(p.name for p in tmp.glob(".*.run-*"))}
+
+
 def parser_cpu() -> dict:
-    """CPU seconds to parse each 1 MB hostile reply (verdict and TRACE records)."""
-    from tjb_lib.parse import parse_normalized, parse_verdict
+    """CPU seconds to parse each hostile reply just under the size cap (verdict and TRACE
+    records), and to refuse a 1, 10 and 100 MB reply (a verdict, then 900 nested objects
+    holding ``"winner"`` keys: once 13.4 s and 1.6 GB), with the memory that took."""
+    import tracemalloc
+
+    from tjb_lib.parse import MAX_REPLY_CHARS, parse_normalized, parse_verdict
 
     worst = 0.0
     for unit in HOSTILE_MB_UNITS:
-        text = megabyte_of(unit)
+        text = (unit * (MAX_REPLY_CHARS // len(unit) + 1))[:MAX_REPLY_CHARS - 1]
         for parse in (parse_verdict, parse_normalized):
             t0 = time.process_time()
             parse(text)
             worst = max(worst, time.process_time() - t0)
-    return {"shapes": len(HOSTILE_MB_UNITS), "worst_cpu_s": round(worst, 3)}
+    big = {}
+    for mb in (1, 10, 100):
+        head = '{"winner": "A", "x": ' * 900
+        text = head + ', "winner": "A"' * (((mb << 20) - len(head)) // 15) + "}" * 900
+        tracemalloc.start()
+        t0 = time.process_time()
+        labels = (parse_verdict(text).label, parse_normalized(text))
+        cpu, peak = time.process_time() - t0, tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        big[f"{mb}MB"] = {"cpu_s": round(cpu, 4), "peak_mb": round(peak / 2**20, 1),
+                          "unparsed": labels == (None, None)}
+    return {"shapes": len(HOSTILE_MB_UNITS), "worst_cpu_s": round(worst, 3), "big": big}
 
 
 def figures(tmp: Path) -> tuple[str, dict]:
@@ -259,21 +388,31 @@ def figures(tmp: Path) -> tuple[str, dict]:
                 "failing_endpoint": failing_endpoint(tmp / "failing"),
                 "hostile": hostile_replies(tmp / "hostile"), "keys": keys_leaked(tmp / "keys"),
                 "replay": damaged_replay(tmp / "replay"), "budget": budget(tmp / "budget"),
+                "sigint": stop_signal(tmp / "sigint"),
+                "damaged_reproduce": damaged_reproduce(tmp / "damaged_reproduce"),
+                "concurrent_reproduce": concurrent_reproduce(tmp / "concurrent"),
+                "full_disk": full_disk(tmp / "full"),
                 "parser": parser_cpu()}
     m = measured
     b, k, t, h = (m[x] for x in ("bad_inputs", "kill", "two_processes", "hostile"))
     f, keys, r, bu, p = (m[x] for x in ("failing_endpoint", "keys", "replay", "budget", "parser"))
+    stop, dr = m["sigint"], m["damaged_reproduce"]
     all_ok = "all" if b["ok"] == b["n"] else f"{b['ok']} of them"
     line = (f"{b['n']} failing commands, {all_ok} one clear line with exit != 0 "
             f"({b['tracebacks']} tracebacks); kill -9 at {k['kills']} random points, "
             f"{k['rows_lost']} rows lost, {k['leases_after']} leases left; two processes, "
             f"{t['duplicates']} duplicate calls; on a failing endpoint {f['requests']} requests "
             f"for {f['keys']} keys; {h['hostile']} hostile replies, {h['coerced']} coerced; "
-            f"{keys['echoed']} echoed keys, {keys['leaked']} leaked; a damaged replay changed "
-            f"{r['files_changed']} of {r['files']} files; $0.05 budget: "
+            f"{keys['echoed']} echoed keys, {keys['leaked']} leaked; SIGINT on reproduce after "
+            f"{stop['before']} calls, {stop['after']} requests after it; a damaged replay changed "
+            f"{r['files_changed']} of {r['files']} files and reproduce --replay-only on it exited "
+            f"{dr['exit']} publishing {len(dr['published'])} files; $0.05 budget: "
             f"{bu['c1']['calls']} calls at concurrency 1, {bu['c8']['calls']} at 8, "
-            f"{bu['cached_2M']['calls']} with 2M cached tokens reported; 1 MB hostile reply "
-            f"parsed in at most {p['worst_cpu_s']} s of CPU")
+            f"{bu['cached_2M']['calls']} with 2M cached tokens reported, {bu['zero']['calls']} "
+            f"with zero usage reported (Claude {bu['claude']['calls']} and "
+            f"{bu['claude_zero']['calls']}); a hostile reply just under the 256 KB cap "
+            f"parsed in at most {p['worst_cpu_s']} s of CPU, a 10 MB one refused in "
+            f"{p['big']['10MB']['cpu_s']} s and {p['big']['10MB']['peak_mb']} MB")
     return line, measured
 
 

@@ -240,8 +240,10 @@ def test_localhost_endpoint_runs_without_a_key(fault_server, monkeypatch, sleeps
 
 def test_the_endpoint_called_is_in_the_identity_and_the_metadata(fault_server, keys, sleeps):
     local = openai_judge(fault_server, sleeps)
+    port = fault_server.url.rsplit(":", 1)[1]
     assert local.identity() == {"backend": "openai", "model": "gpt-4o-mini",
-                                "params": {"temperature": 0}, "endpoint": "http://localhost/v1"}
+                                "params": {"temperature": 0},
+                                "endpoint": f"http://localhost:{port}/v1"}
     assert local.metadata()["endpoint_host"] == "127.0.0.1"
     assert local.metadata()["endpoint_kind"] == "localhost"
     plain = OpenAIJudge("gpt", "gpt-4o-mini", "https://api.openai.com/v1")
@@ -254,7 +256,7 @@ def test_the_endpoint_called_is_in_the_identity_and_the_metadata(fault_server, k
     assert kind("https://api.anthropic.com") == "anthropic"
     assert kind("http://localhost:8000/v1") == "localhost"
     assert kind("https://llm.example.org/v1") == "other"
-    assert endpoint_id("http://127.0.0.1:8123/v1") == "http://localhost/v1"
+    assert endpoint_id("http://127.0.0.1:8123/v1") == "http://localhost:8123/v1"  # the port too
 
 
 def test_sdk_base_url_variables_cannot_send_a_provider_key_elsewhere(fault_server, keys,

@@ -64,6 +64,27 @@ def test_batch_round_trip_gives_verdicts_and_failed_lines(fault_server, judges, 
 
 
 @pytest.mark.parametrize("provider", BATCH)
+def test_damaged_result_lines_are_stored_failed_with_their_bytes_and_the_rest_kept(
+        fault_server, judges, provider):
+    """Line 1 cut in half (its custom id still readable), line 3 not JSON at all: the three
+    other paid results are kept (one damaged line once discarded all five)."""
+    judge = judges[provider]
+    requests = [req(w, str(i)) for i, w in enumerate("ABABA")]
+    damage = {1: lambda x: x[: len(x) // 2], 3: lambda x: "garbage \x00 from a proxy"}
+    fault_server.damage_result_line = lambda i, x: damage.get(i, lambda y: y)(x)
+    batch_id = submit_batch(judge, requests)
+    wait(judge, batch_id, interval_s=1, sleep=lambda s: None)
+    ids = [custom_id_for(judge, r) for r in requests]
+    results = collect(judge, batch_id, ids)
+    statuses = {cid: results[cid].status for cid in ids}
+    assert list(statuses.values()).count("ok") == 3, statuses
+    cut = next(r for r in results.values() if r.meta.get("damaged_line") == 2)
+    assert cut.status == "failed" and cut.text and '"custom_id"' in cut.text
+    lost = [r for r in results.values() if r.text and "garbage" in r.text]
+    assert len(lost) == 1 and lost[0].status == "failed" and "named no request" in lost[0].error
+
+
+@pytest.mark.parametrize("provider", BATCH)
 def test_collect_before_the_batch_is_done_is_an_error(fault_server, judges, provider):
     fault_server.batch_polls_to_complete = 100
     judge = judges[provider]

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tjb_lib.estimate import count_request
+from tjb_lib.estimate import count_request, count_text
 from tjb_lib.judges.batch import collect, submit_batch, wait
 from tjb_lib.judges.budget import (BUDGET_ENV, LEDGER_ENV, Budget, BudgetExceeded, _cost,
-                                   bounded, response_cost, set_budget, shared_budget,
+                                   bounded, counted, response_cost, set_budget, shared_budget,
                                    worst_case_tokens)
 from tjb_lib.judges.catalog import get_judge
 from tjb_lib.judges.retry import RetryPolicy
@@ -71,7 +71,7 @@ def test_spend_is_what_the_replies_cost_not_the_reservations(fault_server, gpt):
     request = build_request(load_split(SPLIT)[0], "cited_first", Spec("ladder", "L0"))
     response = judge.complete(request)
     assert response_cost("gpt-5.5", response) > 0
-    assert budget.spent() == pytest.approx(response_cost("gpt-5.5", response))
+    assert budget.spent() == pytest.approx(response_cost("gpt-5.5", counted(request, response)))
     assert budget.spent() < _cost("gpt-5.5", *worst_case_tokens(request), batch=False)
 
 
@@ -108,6 +108,36 @@ def test_a_server_that_reports_cached_tokens_past_the_prompt_cannot_make_calls_f
               (tmp_path / "gpt-5.5" / "calls.jsonl").read_text().splitlines()]
     assert all(r["cached_input_tokens"] == 0 for r in stored)
     assert all(r["meta"]["reported_usage"]["cached_input_tokens"] == 2_000_000 for r in stored)
+
+
+def test_a_reply_reporting_less_than_our_count_is_stored_as_said_and_counted_at_the_floor():
+    request = _l0_request()
+    said = Response(status="ok", text='{"winner": "A", "reason": "it cites"}', input_tokens=0,
+                    output_tokens=0)
+    floor = counted(request, said)
+    assert (floor.input_tokens, floor.output_tokens) == (
+        count_request(request), count_text(said.text))
+    assert bounded(request, said) is said  # the store keeps what the server said
+    more = count_request(request) + 50
+    honest = Response(status="ok", text=said.text, input_tokens=more, output_tokens=40)
+    assert counted(request, honest).input_tokens == more  # more than ours: taken as said
+
+
+def test_a_server_reporting_zero_usage_stops_where_an_honest_one_does(fault_server, gpt,
+                                                                       tmp_path):
+    """Zero usage made every call free: 200 calls on $0.05 where honest usage stopped at 11."""
+    limit = 4 * _cost("gpt-5.5", *worst_case_tokens(_l0_request()), batch=False)
+    made = []
+    for name, usage in (("honest", None), ("zero", {"prompt_tokens": 0, "completion_tokens": 0,
+                                                    "total_tokens": 0})):
+        fault_server.reset()
+        if usage:
+            fault_server.script([Fault("ok", usage=usage) for _ in range(60)])
+        with pytest.raises(BudgetExceeded):
+            run(SPLIT, "L0", gpt(Budget(limit)), limit=30, concurrency=1,
+                out_dir=tmp_path / name, progress=False)
+        made.append(fault_server.count("/v1/chat/completions"))
+    assert 1 < made[0] < 60 and made[1] == made[0], made
 
 
 def test_a_server_that_reports_output_past_the_cap_is_charged_the_cap(fault_server, gpt,

@@ -1,6 +1,7 @@
 """``python -m tjb_lib check``: one tiny real call against the contract emulator, reported."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -91,3 +92,34 @@ def test_check_refuses_zero_pairs_in_one_line_before_any_call():
         assert server.count() == 0
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == ["error: --pairs must be at least 1, got 0"]
+
+
+#: four keys in the environment, as a person with every provider's key has them
+KEYS = {"OPENAI_COMPATIBLE_API_KEY": FAKE_KEY, "OPENAI_API_KEY": "sk-proj-" + "o" * 40,
+        "ANTHROPIC_API_KEY": "sk-ant-api03-" + "a" * 40, "DEEPSEEK_API_KEY": "d" * 32}
+
+
+@pytest.mark.parametrize("how", ["echo", "all four"])
+def test_check_prints_no_key_an_endpoint_echoes_in_its_model_id_or_reply(how):
+    """The header the call sent (``echo``), or every key of the environment, quoted in the
+    model id and in the reply: ``check`` prints the reply, but redacted as the store is."""
+    quoted = " ".join(KEYS.values())
+    body = json.dumps({"id": "c1", "object": "chat.completion", "created": 0,
+                       "model": "gpt-5.5 " + quoted,
+                       "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                                    "message": {"role": "assistant", "content": json.dumps(
+                                        {"winner": "A", "reason": quoted})}}],
+                       "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    with FaultServer() as server:
+        server.script(["echo"] if how == "echo" else [{"kind": "body", "body": body}])
+        done = subprocess.run(
+            [sys.executable, "-m", "tjb_lib", "check", "--judge", "gpt-5.5", "--base-url",
+             server.openai_url, "--pairs", "2"], capture_output=True, text=True, timeout=300,
+            env={**env, **KEYS, "PYTHONPATH": str(REPO)})
+        assert server.requests[0].fault == how.split()[0] if how == "echo" else True
+    printed = done.stdout + done.stderr
+    assert "redacted" in printed, printed  # not vacuous: the reply was shown, without its keys
+    assert "JSON verdict: yes" in printed
+    for name, value in KEYS.items():
+        assert value not in printed, name

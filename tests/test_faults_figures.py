@@ -32,8 +32,23 @@ def test_faults_figures(tmp_path, capsys):
     replay = m["replay"]
     assert replay["exit"] == 2 and replay["files_changed"] == 0
     assert replay["store_lines"][0] == replay["store_lines"][1]
+    full = m["full_disk"]
+    if full["measured"]:  # a tmpfs could be mounted
+        assert full["exits"] == [1, 1] and full["paid_twice"] == 0 and full["whole"]
+        assert full["paid"] == full["stored"] > 0
+        assert all(len(x) == 1 and "calls.jsonl" in x[0] for x in full["said"])
+    damaged = m["damaged_reproduce"]
+    assert damaged["exit"] == 2 and len(damaged["said"]) == 1 and damaged["names_call"]
+    assert damaged["published"] == []
     budget = m["budget"]
     assert all(b["exit"] == 1 for b in budget.values())  # each stopped by the budget
     assert budget["c8"]["calls"] >= budget["c1"]["calls"] - 8
     assert budget["cached_2M"]["calls"] <= budget["c1"]["calls"] + 1  # not free: 200 before
+    assert budget["zero"]["calls"] == budget["c1"]["calls"]  # zero usage: 200 calls before
+    assert budget["claude_zero"]["calls"] == budget["claude"]["calls"]
     assert m["parser"]["worst_cpu_s"] <= 1.0
+    assert all(b["unparsed"] for b in m["parser"]["big"].values())
+    assert m["parser"]["big"]["10MB"]["cpu_s"] <= 0.2 and m["parser"]["big"]["10MB"]["peak_mb"] <= 100
+    stop = m["sigint"]
+    assert stop["before"] >= 10 and stop["after"] == 0 and stop["exit"] == 130
+    assert len(stop["stderr"]) == 1 and not stop["staging"]

@@ -29,3 +29,14 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path):
         write_atomically(target, "not bytes")  # type: ignore[arg-type]
     assert target.read_bytes() == b"kept\n"
     assert [p.name for p in tmp_path.iterdir()] == ["rows.jsonl"]
+
+
+def test_a_temp_file_a_killed_writer_left_is_removed_by_the_next_write(tmp_path):
+    from tjb_lib.files import write_atomically
+
+    target = tmp_path / "rows.jsonl"
+    stale = tmp_path / ".rows.jsonl.abc123.tmp"  # what kill -9 mid-write leaves
+    stale.write_bytes(b"half a rows file")
+    write_atomically(target, b"whole\n")
+    assert target.read_bytes() == b"whole\n" and not stale.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.jsonl"]

@@ -5,10 +5,10 @@ import time
 
 import pytest
 
-from tjb_lib.parse import (TRACE_V1_FIELDS, TRACE_V2_FIELDS, Verdict, normalize_label,
-                           parse_normalized, parse_verdict)
+from tjb_lib.parse import (MAX_DEPTH, MAX_REPLY_CHARS, TRACE_V1_FIELDS, TRACE_V2_FIELDS,
+                           Verdict, normalize_label, parse_normalized, parse_verdict)
 
-from _hostile import HOSTILE_MB_UNITS, megabyte_of
+from _hostile import HOSTILE_MB_UNITS
 
 
 @pytest.mark.parametrize("text, label", [
@@ -147,6 +147,11 @@ def test_incomplete_or_ambiguous_stage1_replies_give_none(text):
     '{"winner": "A"}\nThe winner is B.',
     '{"winner": "B", "reason": "x"}\nDecision = A',
     '{"winner": "A"}\nFinal answer - Tie',
+    '{"winner": "A"}\nFinal answer: b',                            # lower case after a key sign
+    '{"winner": "A"}\nWinner → B',                                 # an arrow
+    '{"winner": "A"} Winner -> b.',
+    '{"winner": "A", "reason": "x"}\n\nB',                        # a bare label line
+    '**Tie**\n```json\n{"winner": "A"}\n```',
 ])
 def test_a_reply_naming_conflicting_labels_is_unparsed(text):
     assert parse_verdict(text) == Verdict(None, "unparsed", None)
@@ -159,6 +164,8 @@ def test_a_reply_naming_conflicting_labels_is_unparsed(text):
     ('{"winner": "A", "answer": "Paris"}', "A"),                  # a key whose value is no label
     ('Answer A: cites two sources.\nAnswer B: plain.\n{"winner": "B"}', "B"),
     ('{"winner": "Tie", "verdict": "tie"}', "Tie"),
+    ('{"winner": "A"}\nThe answer: a good one, well cited.', "A"),  # the article, mid-line
+    ('{"winner": "B"}\nFinal answer: b', "B"),
 ])
 def test_labels_that_agree_or_are_not_label_statements_still_parse(text, label):
     assert parse_verdict(text).label == label
@@ -177,11 +184,11 @@ def test_label_probabilities_of_another_shape_are_unparsed(probs):
 
 
 @pytest.mark.parametrize("unit", HOSTILE_MB_UNITS)
-def test_a_megabyte_reply_parses_within_a_second_of_cpu_and_names_no_label(unit):
-    text = megabyte_of(unit)
+def test_a_reply_just_under_the_cap_parses_within_a_second_of_cpu_and_names_no_label(unit):
+    text = (unit * (MAX_REPLY_CHARS // len(unit) + 1))[:MAX_REPLY_CHARS - 1]
 
     def too_slow(*_):
-        raise TimeoutError("parsing 1 MB took more than 20 s of wall time")
+        raise TimeoutError("parsing 256 KB took more than 20 s of wall time")
 
     previous = signal.signal(signal.SIGALRM, too_slow)
     signal.alarm(20)  # bounded even where the parse is quadratic (160 s for the first unit)
@@ -198,7 +205,25 @@ def test_a_megabyte_reply_parses_within_a_second_of_cpu_and_names_no_label(unit)
     assert verdict.label is None and records is None
 
 
+@pytest.mark.parametrize("megabytes", [1, 10, 100])
+def test_a_reply_past_the_cap_is_unparsed_whatever_it_holds(megabytes):
+    """A verdict at the start and 1, 10 or 100 MB after it: refused, not read."""
+    text = '{"winner": "A"}' + " " * (megabytes << 20)
+    assert parse_verdict(text) == Verdict(None, "unparsed", None)
+    assert parse_normalized('{"A": {}, "B": {}}' + " " * (megabytes << 20)) is None
+
+
+def test_nesting_past_the_depth_cap_is_unparsed_and_ordinary_nesting_is_read():
+    deep = '{"winner": "A", "x": ' * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1)
+    assert parse_verdict(deep) == Verdict(None, "unparsed", None)
+    quoted = '{"winner": "A", "reason": "' + "{[" * 500 + '"}'  # brackets inside a string
+    assert parse_verdict(quoted).label == "A"
+    shallow = '{"winner": "B", "x": ' * 3 + "1" + "}" * 3
+    assert parse_verdict(shallow).label == "B"
+
+
 def test_a_verdict_after_ordinary_amounts_of_braces_and_prose_still_parses():
     prose = "Candidate A writes {x} and {\"y\": [1, 2} twice. " * 200  # 10 KB, 200 tries
     assert parse_verdict(prose + '{"winner": "B", "reason": "x"}') == Verdict("B", "json", "x")
-    assert parse_verdict("{" * 5000 + '{"winner": "A"}').label == "A"
+    assert parse_verdict("{" * 50 + '{"winner": "A"}').label == "A"
+    assert parse_verdict("{" * 5000 + '{"winner": "A"}').label is None  # past the depth cap

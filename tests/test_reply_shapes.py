@@ -113,22 +113,24 @@ def test_records_already_in_an_old_store_replay_as_unparsed_rows(pairs, tmp_path
     assert set(df["decision"]) == {"unparsed"} and df["parsed"].isna().all()
 
 
-def test_a_ten_megabyte_reply_is_stored_once_and_its_row_keeps_an_excerpt(fault_server, pairs,
-                                                                           tmp_path):
-    """The store keeps the reply whole; the rows file, which held it a second time, keeps the
-    first ``ROW_TEXT_CHARS`` and says where the rest is."""
+def test_a_ten_megabyte_reply_is_stored_cut_to_the_cap_and_its_row_keeps_an_excerpt(
+        fault_server, pairs, tmp_path):
+    """The store keeps the reply up to the parser's cap and its true length (it once kept all
+    of it); the rows file keeps the first ``ROW_TEXT_CHARS`` and says where the rest is."""
+    from tjb_lib.parse import MAX_REPLY_CHARS
     from tjb_lib.protocols.run import ROW_TEXT_CHARS
 
     reply = "y" * 10_000_000  # 10 MB, no verdict in it (one token: the server stays quick)
-    fault_server.script([Fault("content", content=reply)])
-    df = run(SPLIT, "L0", _judges(fault_server)["openai"], limit=1, out_dir=tmp_path,
-             progress=False, concurrency=1)
+    fault_server.script([Fault("content", content=[{"type": "text", "text": reply}])])
+    judge = _judges(fault_server)["anthropic"]  # no logprobs: the body is the reply, 10 MB
+    df = run(SPLIT, "L0", judge, limit=1, out_dir=tmp_path, progress=False, concurrency=1)
     assert df["decision"].iloc[0] == "unparsed"
-    stored = {r["key"]: r["response"]["text"] for r in ResponseStore(tmp_path / "o").records()}
-    assert stored[df["request_hashes"].iloc[0][0]] == reply
+    stored = {r["key"]: r["response"] for r in ResponseStore(tmp_path / "a").records()}
+    kept = stored[df["request_hashes"].iloc[0][0]]
+    assert kept["text"] == reply[:MAX_REPLY_CHARS] and kept["meta"]["text_chars"] == len(reply)
     row_text = df["raw_text"].iloc[0]
     assert row_text.startswith(reply[:ROW_TEXT_CHARS]) and "whole reply is in the store" in row_text
-    rows_file = tmp_path / "o" / f"{SPLIT}.L0.jsonl"
+    rows_file = tmp_path / "a" / f"{SPLIT}.L0.jsonl"
     assert rows_file.stat().st_size < 2 * ROW_TEXT_CHARS + 10_000
-    total = sum(p.stat().st_size for p in (tmp_path / "o").rglob("*") if p.is_file())
-    assert total < len(reply) + 100_000  # the reply is on disk once
+    total = sum(p.stat().st_size for p in (tmp_path / "a").rglob("*") if p.is_file())
+    assert total < MAX_REPLY_CHARS + 100_000  # the reply is on disk once, cut to the cap

@@ -98,11 +98,13 @@ def test_no_file_written_under_outputs_contains_the_key(fault_server, judges, tm
         assert FAKE_KEY.encode() not in data and FRAGMENT.encode() not in data, path
 
 
-def test_redact_masks_key_shaped_strings_and_given_secrets():
-    assert redact(f"bad key {FAKE_KEY} given") == "bad key sk-*** given"
-    assert redact("Bearer abcdef123456", ("abcdef123456",)) == "Bearer ***"
+def test_redact_masks_key_shaped_strings_and_given_secrets(monkeypatch):
+    assert redact(f"bad key {FAKE_KEY} given") == "bad key sk-[redacted] given"
+    assert redact("Bearer abcdef123456", ("abcdef123456",)) == "Bearer [redacted]"
     key = "-".join(("sk", "ant", "api03", "ZZZZZZZZZZ"))  # no key-shaped literal in the repo
-    assert redact(f"{key} rejected") == "sk-ant-*** rejected"
+    assert redact(f"{key} rejected") == "sk-ant-[redacted] rejected"
+    monkeypatch.setenv("DEEPSEEK_API_KEY", "d" * 32)  # no key shape: found by its value
+    assert redact("task-force " + "d" * 32) == "task-force [redacted $DEEPSEEK_API_KEY]"
 
 
 def test_a_key_a_reply_echoes_reaches_no_file_rows_included(fault_server, tmp_path,

@@ -55,6 +55,17 @@ def test_round_trip_returns_stored_response_marked_cached(tmp_path):
     assert rec["response"]["cached"] is False and rec["judge"] == IDENTITY
 
 
+def test_a_reply_past_the_parsers_cap_is_stored_cut_to_it_with_its_true_length(tmp_path):
+    from tjb_lib.parse import MAX_REPLY_CHARS, parse_verdict
+
+    store = ResponseStore(tmp_path)
+    huge = '{"winner": "A"}' + "x" * (3 * MAX_REPLY_CHARS)
+    store.put(_key(1), IDENTITY, _req(1), Response(status="ok", text=huge))
+    hit = ResponseStore(tmp_path).get(_key(1)).response
+    assert hit.text == huge[:MAX_REPLY_CHARS] and hit.meta["text_chars"] == len(huge)
+    assert parse_verdict(hit.text).label is None  # unparsed, as the whole reply is
+
+
 def test_truncated_last_line_is_kept_aside_with_its_bytes_cut_off_and_reported(tmp_path):
     store = ResponseStore(tmp_path)
     for i in range(3):
@@ -181,7 +192,7 @@ def test_record_holding_an_api_key_value_is_refused(tmp_path, monkeypatch):
     with pytest.raises(SecretLeakError, match="FAKEPROVIDER_API_KEY") as err:
         store.put(_key(1), leaky, _req(1), _ok(1))
     assert fake not in str(err.value)
-    assert not (tmp_path / LOG_NAME).read_text()  # refused before anything was written
+    assert not (tmp_path / LOG_NAME).exists()  # refused before anything was written
     # a reply that echoes the key is kept, without the key: neither lost nor paid for again
     store.put(_key(1), IDENTITY, _req(1), Response(status="ok", text=f"echo {fake}",
                                                    meta={"body": f"Bearer {fake}"}))
@@ -222,7 +233,7 @@ def test_a_bad_line_in_the_middle_is_an_error_naming_the_file_and_line(tmp_path,
     log = tmp_path / LOG_NAME
     good = log.read_bytes()
     log.write_bytes(good + bad + good)
-    (tmp_path / INDEX_NAME).unlink()
+    (tmp_path / INDEX_NAME).unlink(missing_ok=True)  # a cache: the log is what counts
     with pytest.raises(StoreError, match=rf"{LOG_NAME} line 2: not a call record \(.*{why}"):
         ResponseStore(tmp_path)
     assert log.read_bytes() == good + bad + good  # nothing repaired, nothing lost
@@ -291,3 +302,23 @@ def test_a_failure_stored_while_a_lease_was_awaited_is_served_once_opened(tmp_pa
     assert hit is not None and hit.response.status == "failed" and hit.response.cached
     assert b.get(_key(1)) is None and b.failure(_key(2)) is None
     assert ResponseStore(tmp_path).failure(_key(1)) is None
+
+
+def test_opening_a_store_writes_nothing_until_a_call_is_stored(tmp_path):
+    """A command that fails before any call left an empty calls.jsonl (and index) behind."""
+    store = ResponseStore(tmp_path / "judge")
+    store.close()
+    assert not (tmp_path / "judge").exists()
+    store.put(_key(1), IDENTITY, _req(1), _ok(1))
+    assert (tmp_path / "judge" / LOG_NAME).stat().st_size > 0
+
+
+def test_no_call_is_let_through_that_the_disk_may_not_keep(tmp_path, monkeypatch):
+    import tjb_lib.store as store_module
+
+    store = ResponseStore(tmp_path)
+    store.check_room()  # this disk has room
+    monkeypatch.setattr(store_module, "MIN_FREE_BYTES", 1 << 62)
+    with pytest.raises(OSError, match="No space left on device") as e:
+        store.check_room()
+    assert e.value.filename == str(tmp_path / LOG_NAME)

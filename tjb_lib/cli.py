@@ -38,7 +38,7 @@ def _audit(args: argparse.Namespace) -> int:
 
     try:
         return audit_main(args.splits, write_datasheet=args.write_datasheet)
-    except DataError as e:
+    except (DataError, ValueError) as e:  # a split line that is not a pair (or not UTF-8)
         return _error(str(e), 1)
     except OSError as e:  # a split folder or file that is not there
         return _error(_os_error(e), 1)
@@ -61,6 +61,8 @@ def _generate(args: argparse.Namespace) -> int:
         return _error(str(e), 2)
     except FatalJudgeError as e:
         return _error(str(e), 1)
+    except OSError as e:  # an --out folder that cannot be made
+        return _error(_os_error(e), 1)
     print(f"{record['kept']} of {record['items']} items kept as natural pairs "
           f"({record['calls_made']} calls made, {record['calls_from_store']} from the store); "
           f"rejected: {record['rejected'] or 'none'}")
@@ -135,6 +137,8 @@ def _estimate(args: argparse.Namespace) -> int:
         return estimate_cli(args)
     except ValueError as e:
         return _error(str(e), 2)
+    except OSError as e:  # a split that is not there
+        return _error(_os_error(e) if e.filename else str(e), 1)
 
 
 def _compare(judges: list[str]) -> int:
@@ -152,12 +156,14 @@ def _compare(judges: list[str]) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from tjb_lib.reproduce import reproduce
+    from tjb_lib.reproduce import DamagedStore, reproduce
+    from tjb_lib.results import RunUnderWay
 
     if args.compare is not None:
         return _compare(args.compare)
     from tjb_lib.judges.budget import shared_budget
 
+    from tjb_lib.kernels import Stopped
     from tjb_lib.notebook import ParameterError
 
     _set_dtype(args.dtype)  # the notebooks' kernels inherit it
@@ -166,8 +172,14 @@ def _reproduce(args: argparse.Namespace) -> int:
             return reproduce(only=args.only, replay_only=args.replay_only, judge=args.judge,
                              scale=args.scale, outputs_dir=args.outputs_dir,
                              base_url=args.base_url, model=args.model)
-    except ParameterError as e:
+    except Stopped as e:
+        return _error(f"stopped by {e}: the running notebook's kernel was killed and no further "
+                      "judge call was made; every call made is in the store; nothing was "
+                      "published", 128 + e.signum)
+    except (ParameterError, DamagedStore) as e:
         return _error(str(e), 2)
+    except RunUnderWay as e:
+        return _error(str(e), 1)
     except OSError as e:  # an outputs folder that cannot be made or written
         return _error(_os_error(e), 1)
 
@@ -329,6 +341,9 @@ def _warning_line(message, category, filename, lineno, line=None) -> str:
 def main(argv: list[str] | None = None) -> int:
     import warnings
 
+    from tjb_lib.redaction import guard_output
+
+    guard_output()  # a key a server echoes is never printed (check, errors, progress)
     warnings.formatwarning = _warning_line
     args = parser().parse_args(argv)
     return args.func(args)

@@ -21,7 +21,6 @@ progress line while it does.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from dataclasses import dataclass
@@ -34,88 +33,13 @@ from tjb_lib.judges.prices import rates
 from tjb_lib.judges.provider import Price
 from tjb_lib.protocols.specs import LEVELS, Spec, expand
 from tjb_lib.records import Pair, Request
+from tjb_lib.tokens import (FRAMING_TOKENS_PER_MESSAGE, count_request, count_text, count_texts,
+                            counted_new, keep_counts)
 
-FRAMING_TOKENS_PER_MESSAGE = 4  # role markers and separators of a chat request
 VERDICT_REPLY = json.dumps({"winner": "Tie", "reason": (
     "Both candidates give the same final answer with the same supporting facts, so neither "
     "is better on task quality.")})
 RECORD_FIELDS_TOKENS = 60  # a stage-1 reply's field names and JSON punctuation, both records
-
-
-@lru_cache(maxsize=1)
-def _tokenizer():
-    from tokenizers import Tokenizer
-
-    from tjb_lib.judges.smollm2 import tokenizer_file
-
-    return Tokenizer.from_file(str(tokenizer_file()))
-
-
-#: tokens of every text counted so far: a pair's texts recur in every level and paraphrase
-_COUNTS: dict[str, int] = {}
-#: counts kept from earlier estimates, by the text's sha256 (:func:`kept_counts`)
-_KEPT: dict[str, int] | None = None
-_NEW: dict[str, int] = {}
-
-
-def _kept_path():
-    from tjb_lib.judges.smollm2 import cache_root, package_version
-
-    return cache_root() / f"token-counts-smollm2-{package_version()}.json"
-
-
-def kept_counts() -> dict[str, int]:
-    """The counts earlier estimates kept ({} when none, or when the file is not theirs: it is
-    a cache, never a source of truth)."""
-    global _KEPT
-    if _KEPT is None:
-        try:
-            data = json.loads(_kept_path().read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        _KEPT = {k: v for k, v in data.items() if isinstance(v, int)} \
-            if isinstance(data, dict) else {}
-    return _KEPT
-
-
-def keep_counts() -> None:
-    """Add this process's new counts to the kept ones (one atomic write)."""
-    if _NEW:
-        from tjb_lib.files import write_atomically
-
-        path = _kept_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        merged = {**kept_counts(), **_NEW}
-        write_atomically(path, json.dumps(merged, separators=(",", ":"),
-                                          sort_keys=True).encode("utf-8"))
-        _NEW.clear()
-
-
-def _key(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
-
-
-def count_texts(texts: Iterable[str]) -> None:
-    """Count the texts not counted yet: from the kept counts, else in one batch (the tokenizer
-    spreads it over the cores)."""
-    todo = list(dict.fromkeys(t for t in texts if t not in _COUNTS))
-    kept = kept_counts() if todo else {}
-    keys = {t: _key(t) for t in todo}
-    _COUNTS.update((t, kept[keys[t]]) for t in todo if keys[t] in kept)
-    todo = [t for t in todo if keys[t] not in kept]
-    if todo:
-        encoded = _tokenizer().encode_batch_fast(todo, add_special_tokens=False)
-        for t, e in zip(todo, encoded):
-            _COUNTS[t] = _NEW[keys[t]] = len(e.ids)
-
-
-def count_text(text: str) -> int:
-    count_texts([text])
-    return _COUNTS[text]
-
-
-def count_request(request: Request) -> int:
-    return sum(count_text(content) + FRAMING_TOKENS_PER_MESSAGE for _, content in request.messages)
 
 
 @lru_cache(maxsize=None)
@@ -260,12 +184,12 @@ def _count_runs(jobs) -> None:
     on one line of stderr."""
     jobs = list(jobs)
     for i, j in enumerate(jobs, start=1):
-        before = len(_NEW)
+        before = counted_new()
         run_calls(j.split, j.protocol, j.limit)
-        if len(_NEW) > before:
-            print(f"\rcounting tokens: {i} of {len(jobs)} runs ({len(_NEW):,} texts counted, "
+        if counted_new() > before:
+            print(f"\rcounting tokens: {i} of {len(jobs)} runs ({counted_new():,} texts counted, "
                   "kept for the next estimate)", end="", file=sys.stderr, flush=True)
-    if _NEW:
+    if counted_new():
         print(file=sys.stderr)
 
 

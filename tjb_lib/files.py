@@ -16,9 +16,13 @@ CREATE_MODE = 0o644
 
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` all at once, through a temp file unique to this writer
-    (two processes never share one) that is removed if anything fails."""
+    (two processes never share one) that is removed if anything fails. The temp file is held
+    (``flock``) while it is written, so the temp files killed writers left are told apart and
+    removed by the next write of the same file."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):
+        remove_if_free(stale)
+    fd, tmp = _held_temp(path)
     try:
         # mkstemp makes the file private (0600); the result keeps the mode of what it replaces
         os.fchmod(fd, path.stat().st_mode & 0o777 if path.exists() else CREATE_MODE)
@@ -58,6 +62,20 @@ def exclusive(path: Path) -> Iterator[None]:
         yield
     finally:
         path.unlink(missing_ok=True)  # still holding it, so no waiter can be fooled
+        os.close(fd)
+
+
+def _held_temp(path: Path) -> tuple[int, str]:
+    """A fresh temp file beside ``path``, held by this process (taken again if another
+    writer's sweep removed it before the hold)."""
+    while True:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            if os.path.samestat(os.fstat(fd), os.stat(tmp)):
+                return fd, tmp
+        except FileNotFoundError:
+            pass
         os.close(fd)
 
 

@@ -80,6 +80,9 @@ def read_run_metadata(path: Path) -> dict[str, Any]:
         for k, t in shapes.items() if k in meta and not isinstance(meta[k], t)]
     if not problems and not all(isinstance(m, str) for m in meta.get("returned_models", [])):
         problems = ["'returned_models' holds something other than model ids"]
+    window = meta.get("call_window", {}) if not problems else {}
+    if not all(isinstance(window.get(k), (str, type(None))) for k in ("first", "last")):
+        problems = ["'call_window' holds something other than call dates"]
     if problems:
         raise ValueError(f"{path}: {problems[0]}, not a run record; fix it, or delete it to "
                          "start the judge's run record afresh")

@@ -377,6 +377,9 @@ def setup(name: str, judge: str, scale: str, seed: int, replay_only: bool,
     its cells say "not run". ``base_url`` and ``model`` point the judge at a served model, as
     ``judge --base-url --model`` does.
     """
+    from tjb_lib.redaction import guard_output
+
+    guard_output()  # what the kernel prints is redacted like the store (the executed copy too)
     spec = check_parameters(judge, scale, seed, replay_only, outputs_dir, base_url, model)
     show_every_column()
     nb = Notebook(name, spec, scale, seed, replay_only, outputs_dir, also)

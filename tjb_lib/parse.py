@@ -15,12 +15,15 @@ Statuses:
 
 Label statements, all of which must name the JSON verdict's label: every ``winner`` value at any
 depth of any JSON object in the reply; every label-valued ``verdict``, ``decision``,
-``answer``, ``label`` ... key (a ``final_`` prefix allowed) at any depth; and every keyed
-statement in the prose around the JSON (``Final answer: B``, ``The winner is B``). Labels
-inside JSON strings (a reason quoting one) are not statements.
+``answer``, ``label`` ... key (a ``final_`` prefix allowed) at any depth; and, in the prose
+around the JSON, every keyed statement (``The winner is B``; with ``:``, ``=`` or an arrow and
+ending its line, in any case: ``Final answer: b``, ``Winner → B``) and every line that is only a
+label (``B``). Labels inside JSON strings (a reason quoting one) are not statements.
 
-Reading takes time linear in the reply's length (``_json_spans``): a reply whose JSON would take
-more is unparsed, which no verdict reply comes near.
+A reply is refused, not suffered: one longer than ``MAX_REPLY_CHARS`` (the store keeps that
+much of it and its true length) or whose brackets nest deeper than ``MAX_DEPTH`` is unparsed
+at once, and reading the rest takes time linear in the reply's length (``_json_spans``): a reply
+whose JSON would take more is unparsed. No verdict or TRACE reply comes near any of these.
 """
 from __future__ import annotations
 
@@ -43,6 +46,13 @@ _KEYED_LINE_RE = re.compile(
     re.IGNORECASE,
 )
 _CANONICAL = {"a": "A", "b": "B", "tie": "Tie"}
+#: the reply length from which a reply is not read (256 K characters; a verdict is a few hundred,
+#: a TRACE stage-1 reply a few thousand): it is unparsed and stored cut to this length
+MAX_REPLY_CHARS = 256 * 1024
+#: the deepest nesting of brackets read (a verdict nests 1 deep, a stage-1 reply 3)
+MAX_DEPTH = 64
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STATEMENT_KEYS = ("winner|verdict|decision|answer|choice|preference|label|judgement|judgment|"
                "result|preferred|better")
 _STATEMENT_KEY_RE = re.compile(rf"^(?:final[\s_-]*)?(?:{_STATEMENT_KEYS})$", re.IGNORECASE)
@@ -52,6 +62,19 @@ _PROSE_STATEMENT_RE = re.compile(
     rf"\b(?:final\s+)?(?:{_STATEMENT_KEYS})\b[\s*\"'`]*(?:is|:|=|-|–|—)[\s*\"'`]*"
     r"(?:(?:response|candidate|record|option)\s+)?((?-i:A|B)|tie)\b",
     re.IGNORECASE,
+)
+
+# A keyed statement with an explicit key-value sign ("Final answer: b", "Winner → B") that ends
+# its line: the label in any case (a line cannot end on the article "a" and mean a verdict).
+_PROSE_KEYED_RE = re.compile(
+    rf"\b(?:final\s+)?(?:{_STATEMENT_KEYS})\b[\s*\"'`]*(?::|=|->|=>|→|⇒)[\s*\"'`]*"
+    r"(?:(?:response|candidate|record|option)\s+)?(a|b|tie)[\s*\"'`.!]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A line of prose that is only a label ("B", "**Tie**", "Response A.").
+_PROSE_BARE_RE = re.compile(
+    r"^[\s*\"'`>#-]*(?:(?:response|candidate|record|option)\s+)?(a|b|tie)[\s*\"'`.!]*$",
+    re.IGNORECASE | re.MULTILINE,
 )
 
 
@@ -117,6 +140,25 @@ _WORK_PER_CHAR, _WORK_BASE, _ATTEMPT_COST = 4, 1 << 18, 512
 
 class _TooCostly(Exception):
     """Reading every JSON object of the reply would take more than linear work."""
+
+
+def refused(text: str) -> bool:
+    """Whether ``text`` is past what is read at all: as long as ``MAX_REPLY_CHARS`` or nested
+    deeper than ``MAX_DEPTH`` (brackets inside JSON strings aside). Linear, at C speed but for
+    one step per bracket."""
+    if len(text) >= MAX_REPLY_CHARS:  # a stored reply cut to the cap is as long as the cap
+        return True
+    open_ = []  # a closer ends every bracket opened since its own kind (prose leaves some open)
+    for c in _NOT_BRACKET.sub("", _JSON_STRING.sub("", text)):
+        if c in "[{":
+            open_.append(c)
+            if len(open_) > MAX_DEPTH:
+                return True
+            continue
+        want = "{" if c == "}" else "["
+        while open_ and open_.pop() != want:
+            pass
+    return False
 
 
 def _decode_at(decoder: json.JSONDecoder, text: str, start: int) -> tuple[Any, int, int]:
@@ -187,12 +229,16 @@ def _from_json(text: str) -> Verdict | None:
         prose.append(text[at:start])
         at = end
     prose.append(text[at:])
-    statements += [_CANONICAL[m.group(1).casefold()]
-               for m in _PROSE_STATEMENT_RE.finditer("\n".join(prose))]
+    outside = "\n".join(prose)
+    statements += [_CANONICAL[m.group(1).casefold()] for pattern in _PROSE_PATTERNS
+                   for m in pattern.finditer(outside)]
     if any(c != label for c in statements):
         return Verdict(None, "unparsed")  # the reply names more than one label
     reason = next((v for k, v in carriers[0].items() if k.strip().casefold() == "reason"), None)
     return Verdict(label, "json", reason if isinstance(reason, str) else None)
+
+
+_PROSE_PATTERNS = (_PROSE_STATEMENT_RE, _PROSE_KEYED_RE, _PROSE_BARE_RE)
 
 
 def _from_fallback(text: str) -> str | None:
@@ -229,7 +275,7 @@ def parse_verdict(text: Any, label_probs: Any = None) -> Verdict:
     without text, a mapping of label probabilities) can give a label."""
     if text is None and label_probs is not None:
         return _from_probs(label_probs)  # logit scoring: no text was generated
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not text.strip() or refused(text):
         return Verdict(None, "unparsed")
     from_json = _from_json(text)
     if from_json is not None:
@@ -261,7 +307,7 @@ def parse_normalized(text: Any,
     of a plain type (text, number, boolean, null, or a list of those; the final answer is text or
     a number). Extra keys are dropped so nothing but the fixed fields can reach stage 2.
     """
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not text.strip() or refused(text):
         return None
     try:
         carriers = [o for o in json_objects(text) if "A" in o or "B" in o]

@@ -21,6 +21,9 @@ NOTEBOOKS = ROOT / "notebooks"
 
 #: A judge's name is one plain folder name: its store, rows and metadata are named after it.
 _JUDGE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+#: the longest judge name: its files (``.<judge>.run-<8 chars>``, ``<judge>.lock``, metadata
+#: named after it and a run) must stay within a file system's 255 bytes per name
+MAX_JUDGE_NAME = 100
 
 
 def judge_dir(name: str, raw_outputs: str | Path | None = None) -> Path:
@@ -30,6 +33,9 @@ def judge_dir(name: str, raw_outputs: str | Path | None = None) -> Path:
     if not isinstance(name, str) or not _JUDGE_NAME.fullmatch(name):
         raise ValueError(f"judge name {name!r} cannot name a folder: use letters, digits, '.', "
                          "'_' and '-' only (a model id such as 'org/model' goes in --model)")
+    if len(name) > MAX_JUDGE_NAME:
+        raise ValueError(f"judge name {name[:20]}... is {len(name)} characters long; at most "
+                         f"{MAX_JUDGE_NAME}, so that every file named after it can be written")
     return Path(raw_outputs or RAW_OUTPUTS) / name
 
 

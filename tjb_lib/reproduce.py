@@ -25,6 +25,7 @@ from pathlib import Path
 from tjb_lib import paths, results, sections
 from tjb_lib.files import CREATE_MODE
 from tjb_lib.judges.local_lazy import usable_cores
+from tjb_lib.kernels import Stopped, stop_on_signals
 
 REPLAY_WORKERS = 2
 
@@ -52,6 +53,8 @@ def execute(source: Path, out_dir: Path, parameters: dict | None = None,
     import jupytext
     import papermill as pm
 
+    from tjb_lib.kernels import KernelManager
+
     out_dir.mkdir(parents=True, exist_ok=True)
     recorded_as = recorded_as or out_dir.name
     target = out_dir / f"{source.stem}.ipynb"
@@ -64,6 +67,7 @@ def execute(source: Path, out_dir: Path, parameters: dict | None = None,
             pm.execute_notebook(str(staged), str(running), parameters=parameters or {},
                                 cwd=str(paths.NOTEBOOKS), kernel_name="python3",
                                 progress_bar=False, request_save_on_cell_execute=False,
+                                kernel_manager_class=KernelManager,  # SIGINT/SIGTERM kill it
                                 # the kernel listens on loopback only: no "running over TCP" warning
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"])
         except BaseException:
@@ -114,7 +118,24 @@ def _stable_record(executed: Path, source: Path, output_path: str) -> None:
             out.get("data", {}).pop("application/vnd.jupyter.widget-view+json", None)
             if isinstance(out.get("text"), str):
                 out["text"] = out["text"].replace(root, "")
+            _redact_output(out)
     nbformat.write(nb, executed)
+
+
+def _redact_output(out: dict) -> None:
+    """Every text of one cell output redacted as the store is (``redaction.redact``): a
+    displayed reply, model id or error can hold a key a server echoed."""
+    from tjb_lib.redaction import redact
+
+    for field in ("text", "evalue"):
+        if isinstance(out.get(field), str):
+            out[field] = redact(out[field])
+    if isinstance(out.get("traceback"), list):
+        out["traceback"] = [redact(x) if isinstance(x, str) else x for x in out["traceback"]]
+    data = out.get("data", {})
+    for mime, value in data.items():
+        if isinstance(value, str):
+            data[mime] = redact(value)
 
 
 def default_judge() -> str:
@@ -144,12 +165,12 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
     ``REPLAY_WORKERS``) run at once. ``base_url`` and ``model`` point the judge at a served
     model under its own name, as ``judge --base-url --model`` does.
     """
-    import papermill as pm
-
     from tjb_lib.notebook import check_parameters
 
     served = served_parameters(base_url, model)
     spec = check_parameters(judge or default_judge(), **served)  # a name no notebook takes
+    if replay_only:
+        refuse_damaged_store(spec.name)
     parameters = {"replay_only": replay_only, **served}
     if judge:
         parameters["judge"] = judge
@@ -160,6 +181,15 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
     final = results.results_dir(spec.name, Path(outputs_dir).resolve() if outputs_dir else None)
     sources = notebook_sources(only)
     workers = workers or (min(REPLAY_WORKERS, usable_cores()) if replay_only else 1)
+    with results.hold(final):  # one run per judge's results; stale staging folders removed
+        return _run_all(sources, parameters, final, workers, only)
+
+
+def _run_all(sources: list[Path], parameters: dict, final: Path, workers: int,
+             only: str | None) -> int:
+    """Run ``sources`` into a staging folder and publish it as ``final`` when all ran."""
+    import papermill as pm
+
     staging = results.stage(final, keep=only is not None)
     os.environ[results.STAGING_ENV] = str(staging)  # the kernels inherit it
 
@@ -170,11 +200,11 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
         return time.perf_counter() - t0
 
     try:
-        with ThreadPoolExecutor(max(1, min(workers, len(sources)))) as pool:
+        with stop_on_signals(), ThreadPoolExecutor(max(1, min(workers, len(sources)))) as pool:
             futures = [pool.submit(run, source) for source in sources]
             for source, future in zip(sources, futures):  # reported in run order
                 try:
-                    seconds = future.result()
+                    seconds = _result(future, futures)
                 except pm.PapermillExecutionError as err:
                     for later in futures:
                         later.cancel()  # those not started; the running ones finish
@@ -191,6 +221,49 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
         shutil.rmtree(staging, ignore_errors=True)
     print(f"{final / report.name} indexes every table and figure")
     return 0
+
+
+class DamagedStore(ValueError):
+    """A replay would read a store with a damaged line: it publishes nothing instead."""
+
+
+def refuse_damaged_store(judge: str) -> None:
+    """A replay publishes only what it can stand behind: a damaged line in the judge's store
+    (a torn or edited record) would silently drop that call from every table that needs it, so
+    ``DamagedStore`` names the file, the offset and the call, before any notebook runs."""
+    import warnings
+
+    from tjb_lib.store import LOG_NAME, ResponseStore, StoreError
+
+    folder = paths.judge_dir(judge)
+    if not (folder / LOG_NAME).is_file():
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the store's own warning says less than this
+        try:
+            store = ResponseStore(folder, read_only=True)
+            for _ in store.records():  # a damaged line before the last one raises
+                pass
+        except StoreError as e:
+            raise DamagedStore(f"{e}; a replay publishes nothing from a damaged store") from None
+    if store.damaged:
+        d = store.damaged
+        call = f"call {d['key']}" if d["key"] else "a call whose key is unreadable"
+        raise DamagedStore(
+            f"{d['path']}: the last line ({d['bytes']} bytes at offset {d['offset']}, {call}) "
+            "is damaged; a replay publishes nothing from a damaged store: restore that line, or "
+            "run without --replay-only to set it aside and make the call again")
+
+
+def _result(future, futures: list) -> float:
+    """The seconds one notebook took; on SIGINT or SIGTERM (``kernels.Stopped``, its kernels
+    already killed) the notebooks not started are cancelled before the stop goes on."""
+    try:
+        return future.result()
+    except Stopped:
+        for later in futures:
+            later.cancel()
+        raise
 
 
 def _recorded(folder: Path) -> str:

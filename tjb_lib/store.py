@@ -18,10 +18,13 @@ bytes aside to ``damaged/`` before cutting it off, so nothing stored is ever del
 """
 from __future__ import annotations
 
+import dataclasses
+import errno
 import fcntl
 import hashlib
 import json
 import os
+import re
 import threading
 import warnings
 from dataclasses import dataclass
@@ -30,17 +33,18 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from tjb_lib.files import exclusive, remove_if_free, write_atomically
+from tjb_lib.parse import MAX_REPLY_CHARS
 from tjb_lib.records import Request, Response
+from tjb_lib.redaction import found_secrets, redact, secret_values
 
 LOG_NAME = "calls.jsonl"
 INDEX_NAME = "calls.index.json"
 LEASES_DIR = "leases"    # one lock file per call being made
 DAMAGED_DIR = "damaged"  # the bytes of damaged last lines, kept aside
+#: the free space below which no call is made: a record holds the request, the reply (up to the
+#: parser's 256 K characters), its raw body (100 K) and usage, well under this
+MIN_FREE_BYTES = 2 << 20
 INDEX_FLUSH_EVERY = 64  # index writes are a cache refresh; the log is already durable
-#: Shorter values of an ``*_API_KEY`` variable are placeholders ("EMPTY", "x", "none") that local
-#: servers accept; they cannot be told apart from ordinary text, so they are not checked for.
-#: Every provider key is far longer (OpenAI, Anthropic and DeepSeek keys run to 35-110 chars).
-MIN_SECRET_CHARS = 8
 
 
 class SecretLeakError(ValueError):
@@ -49,12 +53,6 @@ class SecretLeakError(ValueError):
 
 class StoreError(ValueError):
     """A store file that cannot be read as one: the message names the file and the line."""
-
-
-def secret_values() -> dict[str, str]:
-    """Environment variables that hold API keys (name -> value), placeholders skipped."""
-    return {k: v.strip() for k, v in os.environ.items()
-            if k.endswith("_API_KEY") and len(v.strip()) >= MIN_SECRET_CHARS}
 
 
 def assert_no_secrets(text: str, where: str) -> None:
@@ -67,18 +65,13 @@ def assert_no_secrets(text: str, where: str) -> None:
 
 
 def redact_secrets(value: Any) -> tuple[Any, list[str]]:
-    """``value`` (plain JSON) with every ``*_API_KEY`` value replaced, and the names replaced.
+    """``value`` (plain JSON) redacted (``redaction.redact``), and the names of the keys found.
 
     A reply that echoes a key (a hostile server, a proxy's error page) is stored without it
     rather than refused, so the call is neither lost nor paid for again."""
     text = json.dumps(value, ensure_ascii=False)
-    names = []
-    for name, secret in secret_values().items():
-        encoded = json.dumps(secret, ensure_ascii=False)[1:-1]
-        if encoded in text:
-            text = text.replace(encoded, f"[redacted ${name}]")
-            names.append(name)
-    return (json.loads(text) if names else value), names
+    clean = redact(text)
+    return (json.loads(clean) if clean != text else value), found_secrets(text)
 
 
 def now_iso() -> str:
@@ -112,9 +105,8 @@ class ResponseStore:
         self._readable_to: int | None = None  # read-only: where a damaged last line begins
         self._unsaved = 0
         self.damaged: dict[str, Any] | None = None  # the damaged last line found on opening
-        if not read_only:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            self.log_path.touch()
+        if not read_only:  # the folder and log are made by the first call stored, so a command
+            # that fails before any call leaves no empty store behind
             for stale in (self.directory / LEASES_DIR).glob("*.lock"):
                 remove_if_free(stale)  # left by a killed process: its flock died with it
         self._check_tail()
@@ -148,8 +140,10 @@ class ResponseStore:
                 with open(self.log_path, "r+b") as w:
                     w.truncate(start)
                     os.fsync(w.fileno())
+        key = _KEY_IN_LINE.search(data)
         self.damaged = {"path": str(self.log_path), "offset": start, "bytes": size - start,
-                        "kept": str(kept) if kept else None}
+                        "kept": str(kept) if kept else None,
+                        "key": key.group(1).decode() if key else None}
         what = (f"kept aside in {kept}; that call will be made again" if kept else
                 "left as it is (a replay writes nothing); that call is not in the store")
         warnings.warn(f"{self.log_path}: the last line is damaged ({size - start} bytes at "
@@ -191,6 +185,8 @@ class ResponseStore:
             offsets, scanned = dict(saved["offsets"]), int(saved["log_bytes"])
             if scanned > size:
                 raise ValueError("index is ahead of the log")
+            if not all(type(v) is int and 0 <= v < scanned for v in offsets.values()):
+                raise ValueError("an offset that is no place in the log")
         except (OSError, ValueError, KeyError, TypeError):
             offsets, scanned = {}, 0  # rebuild from the log
         self._offsets, self._scanned_to = offsets, scanned
@@ -235,8 +231,9 @@ class ResponseStore:
 
     def _save_index(self) -> None:
         """Write the index; a failure (a full disk) is ignored, since the index is only a cache
-        that the next open rebuilds from the log. A read-only store keeps it in memory."""
-        if self.read_only:
+        that the next open rebuilds from the log. A read-only store keeps it in memory, and a
+        store with no call yet has none."""
+        if self.read_only or not self.log_path.exists():
             return
         try:
             write_atomically(self.index_path, json.dumps(
@@ -305,6 +302,23 @@ class ResponseStore:
                 pos += len(line)
 
     # ---- writing ------------------------------------------------------------------------
+    def check_room(self) -> None:
+        """Refuse to let a call be made that the store may not have room to keep: ``OSError``
+        (ENOSPC, naming the log) when the disk holding it has less than ``MIN_FREE_BYTES``
+        free. A call paid for and then lost to a full disk would be paid again on the rerun."""
+        folder = self.directory
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        try:
+            st = os.statvfs(folder)
+        except OSError:
+            return  # nothing to measure: the append says what is wrong, if anything
+        free = st.f_bavail * st.f_frsize
+        if free < MIN_FREE_BYTES:
+            raise OSError(errno.ENOSPC, f"No space left on device ({free:,} bytes free, "
+                          f"{MIN_FREE_BYTES:,} kept for the next call's record): no call was "
+                          "made that could not be stored", str(self.log_path))
+
     def lease(self, key: str) -> Any:
         """Hold ``key`` while its call is made: another thread or process that needs the same
         call waits here, then finds it stored (``with store.lease(key): ...``)."""
@@ -325,7 +339,7 @@ class ResponseStore:
             raise StoreError(f"{self.log_path}: opened read-only (a replay), so nothing is stored")
         sent = {"key": key, "judge": identity, "request": request.to_dict()}
         assert_no_secrets(json.dumps(sent, ensure_ascii=False), f"a call record to {self.log_path}")
-        stored, redacted = redact_secrets(bounded(request, response).to_dict())
+        stored, redacted = redact_secrets(_capped(bounded(request, response)).to_dict())
         stored["cached"] = False  # what was stored is the original call, never a cache hit
         if redacted:
             stored["meta"] = {**stored.get("meta", {}), "redacted": redacted}
@@ -333,6 +347,7 @@ class ResponseStore:
         data = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
         with self._lock:
             try:
+                self.directory.mkdir(parents=True, exist_ok=True)
                 with open(self.log_path, "ab") as f:
                     fcntl.flock(f.fileno(), fcntl.LOCK_EX)
                     try:
@@ -374,6 +389,20 @@ class ResponseStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _capped(response: Response) -> Response:
+    """``response`` with a reply past the parser's cap cut to it, its true length kept in
+    ``meta["text_chars"]`` (the cut reply is unparsed, as the whole one would be)."""
+    text = response.text
+    if not isinstance(text, str) or len(text) <= MAX_REPLY_CHARS:
+        return response
+    return dataclasses.replace(response, text=text[:MAX_REPLY_CHARS],
+                               meta={**response.meta, "text_chars": len(text)})
+
+
+#: the call key a damaged line may still show, so a refusal can name the call
+_KEY_IN_LINE = re.compile(rb'"key":\s*"([0-9a-f]{16,64})"')
 
 
 def _hit(rec: dict[str, Any]) -> Hit:

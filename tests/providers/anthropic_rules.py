@@ -33,13 +33,15 @@ class Anthropic(rules.Dialect):
         return cache_breakpoints(body)
 
     def check_headers(self, headers: dict[str, str]) -> None:
-        """Every call (batches too) carries a key, as x-api-key or (as the anthropic SDK 2.x
-        sends it) a bearer token, and the API version."""
+        """Every call (batches too) carries a key and the API version: under 2023-06-01 as
+        ``x-api-key``, the one header that version documents; under the SDK's own later version
+        also as the bearer token the SDK 2.x sends."""
+        version = headers.get("anthropic-version")
         bearer = (headers.get("authorization") or "").removeprefix("Bearer ").strip()
-        if not (headers.get("x-api-key") or "").strip() and not bearer:
+        if not (headers.get("x-api-key") or "").strip() and (version == "2023-06-01"
+                                                             or not bearer):
             raise rules.anthropic_error("x-api-key header is required", 401,
                                         "authentication_error")
-        version = headers.get("anthropic-version")
         if not version:
             raise rules.anthropic_error("anthropic-version: header is required")
         if version not in VERSIONS:

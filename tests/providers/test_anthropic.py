@@ -209,3 +209,12 @@ def test_one_refused_entry_keeps_the_good_results_and_collecting_again_raises_no
         assert [r.status for r in good] == ["ok", "ok"]
         assert entry.status == "failed" and "invalid_request_error" in entry.error
         assert "prefill" in entry.error
+
+
+def test_the_key_goes_as_x_api_key_as_api_version_2023_06_01_documents_it(emulator, sleeps):
+    """Not as the SDK 2.x's bearer token: the emulator refuses a 2023-06-01 call without
+    ``x-api-key``, and the judge's calls carry no Authorization header at all."""
+    assert claude(emulator, sleeps).complete(verdict_request()).status == "ok"
+    sent = emulator.requests[-1].headers
+    assert sent["x-api-key"] == FAKE_KEY and "authorization" not in sent
+    assert sent["anthropic-version"] == "2023-06-01"

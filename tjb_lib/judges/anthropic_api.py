@@ -107,10 +107,14 @@ class AnthropicJudge(APIJudge):
     def _make_client(self, key: str) -> Any:
         import anthropic
 
+        # API version 2023-06-01 documents the key as ``x-api-key``; the SDK (2.x) would send
+        # it as a bearer token, so that header is sent in its place
         return anthropic.Anthropic(api_key=key, base_url=self.base_url, timeout=self.timeout_s,
                                    max_retries=0,
                                    http_client=deadline_client(anthropic, self.timeout_s),
-                                   default_headers={"anthropic-version": API_VERSION})
+                                   default_headers={"anthropic-version": API_VERSION,
+                                                    "x-api-key": key,
+                                                    "Authorization": anthropic.Omit()})
 
     def metadata(self) -> dict[str, Any]:
         return {**super().metadata(), "api_version": API_VERSION}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tjb_lib.judges.batch import BatchError, BatchStatus, call
+from tjb_lib.judges.batch import BatchError, BatchStatus, call, read_results
 from tjb_lib.records import Request, Response
 
 
@@ -26,9 +26,11 @@ def results(judge: Any, client: Any, batch_id: str) -> dict[str, Response]:
     status = poll(judge, client, batch_id)
     if not status.done:
         raise BatchError(f"judge {judge.name!r}: batch {batch_id} is {status.status!r}, not done")
-    items = call(judge, f"message batch results {batch_id}",
-                 lambda: list(client.messages.batches.results(batch_id)))
-    return {item.custom_id: _result(judge, item.result.model_dump(), batch_id) for item in items}
+    raw = call(judge, f"message batch results {batch_id}",  # the JSONL as sent: line by line
+               lambda: client.messages.batches.with_raw_response.results(batch_id)
+               .http_response.read())
+    return read_results(raw.decode("utf-8", errors="replace"), batch_id,
+                        lambda row: _result(judge, row["result"], batch_id))
 
 
 def _result(judge: Any, result: dict[str, Any], batch_id: str) -> Response:

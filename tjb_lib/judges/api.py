@@ -34,22 +34,49 @@ def sdk_version(module_name: str) -> str | None:
     return getattr(module, "__version__", None)
 
 
+#: the most bytes of one reply's body read, after decompression (a verdict with logprobs is
+#: tens of KB; 100 MB sent as 100 KB of gzip once reached the store whole)
+MAX_BODY_BYTES = 16 << 20
+
+
 def deadline_client(sdk: Any, timeout_s: float) -> Any:
     """The SDK's own HTTP client class, with a transport under which one call ends by
-    ``timeout_s`` after it starts. The SDKs' timeout bounds each read, so a reply trickled a
-    piece at a time would otherwise never time out; past the deadline the next piece raises
-    ``ReadTimeout``, which the retry policy counts as a timeout."""
+    ``timeout_s`` after it starts, status line and headers included (each trickled a byte at a
+    time once took 72 s with a 2 s timeout): past the deadline the call raises ``ReadTimeout``,
+    which the retry policy counts as a timeout, and a late reply is closed when it comes. The
+    body is read uncompressed up to ``MAX_BODY_BYTES`` (a compressed one is inflated here,
+    under the same cap), and redirects are not followed: a key goes only to the host it is
+    for, so a 3xx is the endpoint's answer (``retry.FATAL_STATUSES``)."""
+    import threading
+    import zlib
+
     import httpx2
 
-    class DeadlineStream(httpx2.SyncByteStream):
-        def __init__(self, stream: Any, deadline: float):
-            self.stream, self.deadline = stream, deadline
+    class BodyStream(httpx2.SyncByteStream):
+        def __init__(self, stream: Any, deadline: float, encoding: str):
+            self.stream, self.deadline, self.read = stream, deadline, 0
+            self.inflate = zlib.decompressobj(47) if encoding in ("gzip", "deflate") else None
+
+        def _count(self, data: bytes) -> bytes:
+            self.read += len(data)
+            if self.read > MAX_BODY_BYTES:
+                raise httpx2.DecodingError(f"the reply's body is past {MAX_BODY_BYTES} bytes")
+            return data
 
         def __iter__(self):
             for piece in self.stream:
                 if time.monotonic() > self.deadline:
                     raise httpx2.ReadTimeout(f"the reply took longer than {timeout_s} s")
-                yield piece
+                if self.inflate is None:
+                    yield self._count(piece)
+                    continue
+                try:
+                    data = self.inflate.decompress(piece, MAX_BODY_BYTES + 1 - self.read)
+                except zlib.error as e:
+                    raise httpx2.DecodingError(f"the reply's body does not inflate: {e}") from None
+                yield self._count(data)
+                if self.inflate.unconsumed_tail:
+                    self._count(b"x")  # more than the cap is waiting: refused
 
         def close(self) -> None:
             self.stream.close()
@@ -57,14 +84,43 @@ def deadline_client(sdk: Any, timeout_s: float) -> Any:
     class DeadlineTransport(httpx2.HTTPTransport):
         def handle_request(self, request: Any) -> Any:
             deadline = time.monotonic() + timeout_s
-            response = super().handle_request(request)
-            if time.monotonic() > deadline:  # the status line and headers came too slowly
+            request.headers["accept-encoding"] = "gzip, deflate"  # what BodyStream inflates
+            got: dict[str, Any] = {}
+            lock, done = threading.Lock(), threading.Event()
+
+            def send() -> None:
+                try:
+                    got["response"] = httpx2.HTTPTransport.handle_request(self, request)
+                except BaseException as e:  # noqa: BLE001 - handed to the caller as it is
+                    got["error"] = e
+                with lock:
+                    done.set()
+                    late = got.get("abandoned") and "response" in got
+                if late:
+                    got["response"].close()
+
+            threading.Thread(target=send, daemon=True).start()
+            finished = done.wait(timeout_s)
+            with lock:
+                if not finished and not done.is_set():
+                    got["abandoned"] = True
+                    raise httpx2.ReadTimeout(f"no reply within {timeout_s} s (status line and "
+                                             "headers included)")
+            if "error" in got:
+                raise got["error"]
+            response = got["response"]
+            encoding = response.headers.get("content-encoding", "").strip().lower()
+            if encoding not in ("", "identity", "gzip", "deflate"):
                 response.close()
-                raise httpx2.ReadTimeout(f"the reply took longer than {timeout_s} s")
-            response.stream = DeadlineStream(response.stream, deadline)
+                raise httpx2.DecodingError(f"the reply is {encoding!r}-encoded; asked for gzip")
+            if encoding:
+                del response.headers["content-encoding"]  # inflated here, under the cap
+                response.headers.pop("content-length", None)
+            response.stream = BodyStream(response.stream, deadline, encoding)
             return response
 
-    return sdk.DefaultHttpxClient(transport=DeadlineTransport(), timeout=timeout_s)
+    return sdk.DefaultHttpxClient(transport=DeadlineTransport(), timeout=timeout_s,
+                                  follow_redirects=False)
 
 
 class APIJudge(Judge):

@@ -14,6 +14,8 @@ charged at its worst case before it is submitted and settled when it is collecte
 """
 from __future__ import annotations
 
+import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -39,6 +41,50 @@ class BatchStatus:
     status: str        # provider's own word: completed / in_progress / ended / ...
     done: bool         # no more progress will come: results (if any) can be collected
     counts: dict[str, int] = field(default_factory=dict)
+
+
+#: the custom id (a call key) a damaged result line may still show
+_CUSTOM_ID = re.compile(r'"custom_id"\s*:\s*"([0-9A-Za-z_-]{1,64})"')
+#: the most of a damaged line kept as its failed response's text
+DAMAGED_LINE_CHARS = 65536
+
+
+class Results(dict):
+    """A batch's results by custom id, and ``damaged``: result lines that name no custom id
+    (their text), which ``collect`` gives to the requests left without a result."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.damaged: list[str] = []
+
+
+def read_results(text: str, batch_id: str,
+                 line_response: Callable[[dict[str, Any]], Response]) -> Results:
+    """A results file line by line: a line that is not JSON, names no custom id or has a
+    shape ``line_response`` cannot read is that request's failed response carrying the line's
+    bytes, and the other lines are kept (one damaged line once discarded every paid result)."""
+    out = Results()
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if not (isinstance(row, dict) and isinstance(row.get("custom_id"), str)):
+                raise ValueError("no custom_id string")
+            out[row["custom_id"]] = line_response(row)
+            continue
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            why = " ".join(str(e).split())[:200]
+        found = _CUSTOM_ID.search(line)
+        if found is None:
+            out.damaged.append(line[:DAMAGED_LINE_CHARS])
+            continue
+        out[found.group(1)] = Response(
+            status="failed", text=line[:DAMAGED_LINE_CHARS],
+            error=f"batch {batch_id} result line {n} is damaged ({why}); its bytes are the "
+                  "reply text", meta={"batch_id": batch_id, "damaged_line": n,
+                                      "line_chars": len(line)})
+    return out
 
 
 def custom_id_for(judge: Judge, request: Request) -> str:
@@ -119,9 +165,13 @@ def collect(judge: Judge, batch_id: str, ids: Sequence[str] = ()) -> dict[str, R
         if not ids:
             raise
         out, missing = {}, str(e)
+    damaged = getattr(out, "damaged", [])
+    if damaged:
+        missing += (f"; {len(damaged)} damaged result line(s) named no request, their bytes "
+                    "are this response's text")
     for cid in ids:
-        out.setdefault(cid, Response(status="failed", error=missing,
-                                     meta={"batch_id": batch_id}))
+        out.setdefault(cid, Response(status="failed", error=missing, text="\n".join(damaged)
+                                     or None, meta={"batch_id": batch_id}))
     charged = _CHARGED.pop(batch_id, None)
     if charged is not None and judge.budget is not None:
         judge.budget.settle_batch(charged, judge.model, out.values())

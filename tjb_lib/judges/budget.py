@@ -7,9 +7,10 @@ reserved and spent dollars would pass the limit, the call waits while calls of t
 reservations are released as they finish), and when it still does not fit it is not made:
 ``BudgetExceeded`` stops the run (a ``FatalJudgeError``: one line, non-zero exit, nothing
 recorded as failed). After the call the reservation is replaced by what the reply's usage costs,
-that usage held to what the call could use (``bounded``): a server cannot make a call cost less
-than nothing or more than its reservation, and an ok reply that reports no usage counts as its
-reservation. Calls answered from the store cost nothing and are never reserved.
+that usage held to what the call could use (``bounded``) and never below our own count of the
+prompt and of the reply's text (``counted``): a server cannot make a call cost less than what it
+visibly read and wrote, nor more than its reservation, and an ok reply that reports no usage
+counts as its reservation. Calls answered from the store cost nothing and are never reserved.
 
 The limit and a ledger file travel in the environment (``TJB_BUDGET_USD``,
 ``TJB_BUDGET_LEDGER``), so the notebooks that ``reproduce`` runs in separate kernels share one
@@ -29,6 +30,7 @@ from typing import Callable, Iterable, Iterator
 from tjb_lib.judges.base import FatalJudgeError
 from tjb_lib.judges.prices import call_cost, rates
 from tjb_lib.records import Request, Response
+from tjb_lib.tokens import count_request, count_text
 
 BUDGET_ENV = "TJB_BUDGET_USD"
 LEDGER_ENV = "TJB_BUDGET_LEDGER"
@@ -77,6 +79,19 @@ def bounded(request: Request, response: Response) -> Response:
         return response
     return dataclasses.replace(response, **fixed, meta={**response.meta, "reported_usage": got})
 
+
+def counted(request: Request, response: Response) -> Response:
+    """The usage a call is counted at: what the reply reports, held to what the call could use
+    (``bounded``), and never less than our own count (``tokens``): the prompt as we count it and
+    the reply's text as it came back (within the output cap). A server that reports less (zero,
+    say) is stored as it said and counted at this floor, so it cannot stretch a budget."""
+    held = bounded(request, response)
+    if held.input_tokens is None or held.output_tokens is None:
+        return held
+    n_in = count_request(request)
+    n_out = min(count_text(held.text or ""), request.max_tokens)
+    return dataclasses.replace(held, input_tokens=max(held.input_tokens, n_in),
+                               output_tokens=max(held.output_tokens, n_out))
 
 
 class Budget:
@@ -165,7 +180,7 @@ class Budget:
             if response.status == "ok" and not has_usage:
                 settled.append(worst)  # a reply that says nothing of its usage: the most
             else:
-                settled.append(response_cost(model, bounded(request, response), batch=batch))
+                settled.append(response_cost(model, counted(request, response), batch=batch))
 
         try:
             yield settle

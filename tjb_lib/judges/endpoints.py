@@ -62,11 +62,13 @@ def is_local(base_url: str) -> bool:
 
 
 def endpoint_id(base_url: str) -> str:
-    """The endpoint as it enters a judge's identity: scheme, host and path; the port too, except
-    on this machine, where a server's port is picked per start (the served model id, recorded
-    in every verdict row, tells local servers apart)."""
+    """The endpoint as it enters a judge's identity: scheme, host, port and path (every name of
+    this machine is ``localhost``; no user or password). The port is part of it: two servers on
+    one host under the same judge name and model are two endpoints, and neither's replies are
+    served as the other's."""
     parts = urlsplit(base_url)
-    netloc = "localhost" if is_local(base_url) else parts.netloc.rsplit("@", 1)[-1].lower()
+    name = "localhost" if is_local(base_url) else (parts.hostname or "").lower()
+    netloc = f"{name}:{parts.port}" if parts.port is not None else name
     return f"{parts.scheme}://{netloc}{parts.path.rstrip('/')}"
 
 

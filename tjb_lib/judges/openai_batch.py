@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tjb_lib.judges.batch import BatchError, BatchFailed, BatchStatus, call
+from tjb_lib.judges.batch import (BatchError, BatchFailed, BatchStatus, Results, call,
+                                  read_results)
 from tjb_lib.records import Request, Response
 
 ENDPOINT = "/v1/chat/completions"
@@ -41,15 +42,14 @@ def results(judge: Any, client: Any, batch_id: str) -> dict[str, Response]:
             f"{e.get('code')}: {e.get('message')}"
             + (f" (line {e['line']})" if e.get("line") is not None else "")
             for e in errors) if errors else f"batch {batch_id} failed with no reason given")
-    out: dict[str, Response] = {}
+    out = Results()
     for file_id in (b.output_file_id, b.error_file_id):
         if not file_id:
             continue
         text = call(judge, f"batch file {file_id}", lambda: client.files.content(file_id).text)
-        for line in text.splitlines():
-            if line.strip():
-                row = json.loads(line)
-                out[row["custom_id"]] = _line(judge, row, batch_id)
+        got = read_results(text, batch_id, lambda row: _line(judge, row, batch_id))
+        out.update(got)
+        out.damaged += got.damaged
     return out
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import email.utils
 import random
-import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, TypeVar
 
 from tjb_lib.judges.base import FatalJudgeError
+from tjb_lib.redaction import redact
 
 T = TypeVar("T")
 
@@ -33,11 +33,9 @@ _TRANSPORT_ERRORS = ("APIConnectionError", "APITimeoutError", "TimeoutException"
 _CONNECT_ERRORS = ("ConnectError", "ConnectionRefusedError", "gaierror")
 
 #: Replies no retry or rerun fixes: a malformed or unsupported request (400, 422), a bad key
-#: (401), an empty balance (402, DeepSeek), no access (403), no such model or route (404).
-FATAL_STATUSES = (400, 401, 402, 403, 404, 422)
-
-_KEY_PATTERN = re.compile(r"(sk-(?:ant-)?)[A-Za-z0-9_\-]{6,}")
-
+#: (401), an empty balance (402, DeepSeek), no access (403), no such model or route (404), and
+#: a redirect (3xx), which is not followed: a key goes only to the host it is for.
+FATAL_STATUSES = (300, 301, 302, 303, 307, 308, 400, 401, 402, 403, 404, 422)
 
 @dataclass(frozen=True)
 class RetryDecision:
@@ -95,6 +93,15 @@ class GiveUp(Exception):
         self.history = history
 
 
+class ErrorBodyReply(Exception):
+    """An HTTP 200 whose body is an error (or has no content): retried like a 5xx, and, when
+    the attempts are used up, recorded as the failure it parsed to."""
+
+    def __init__(self, response: Any):
+        super().__init__(response.error or "an error body with HTTP 200")
+        self.response = response
+
+
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
     """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date; None if absent
     or unreadable (the caller then falls back to backoff)."""
@@ -140,6 +147,8 @@ def classify(exc: BaseException, now: datetime | None = None) -> RetryDecision:
         if status >= 500:
             return RetryDecision(True, "server", status)
         return RetryDecision(False, "client", status)
+    if isinstance(exc, ErrorBodyReply):
+        return RetryDecision(True, "error_body")
     if _class_names(exc) & set(_TRANSPORT_ERRORS):
         connect = any(_class_names(e) & set(_CONNECT_ERRORS) for e in _causes(exc))
         return RetryDecision(True, "connect" if connect else "transport")
@@ -154,14 +163,6 @@ def _causes(exc: BaseException) -> list[BaseException]:
         chain.append(exc)
         exc = exc.__cause__ or exc.__context__
     return chain
-
-
-def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
-    """Remove API keys from an error message: the exact secrets given, and anything key-shaped."""
-    for s in secrets:
-        if s and len(s) >= 6:
-            text = text.replace(s, "***")
-    return _KEY_PATTERN.sub(r"\1***", text)
 
 
 def describe_error(exc: BaseException, secrets: tuple[str, ...] = ()) -> str:
@@ -234,9 +235,21 @@ def retried_response(send: Callable[[], Any], parse: Callable[[Any], "Response"]
     from tjb_lib.records import Response
 
     start = time.monotonic()
+
+    def send_parsed() -> "Response":
+        response = parse(send())
+        if response.status == "failed":  # a 200 whose body is an error: retried as a 5xx is
+            raise ErrorBodyReply(response)
+        return response
+
     try:
-        reply, attempts, history = call_with_retry(send, policy, key, secrets)
+        response, attempts, history = call_with_retry(send_parsed, policy, key, secrets)
     except GiveUp as g:
+        if isinstance(g.__cause__, ErrorBodyReply):
+            failed = g.__cause__.response
+            failed.attempts, failed.latency_s = g.attempts, time.monotonic() - start
+            failed.meta["retry_log"] = g.history
+            return failed
         status = g.decision.status_code
         if status in FATAL_STATUSES:
             raise ProviderRejected(f"{who} refused the request with HTTP {status}: "
@@ -251,7 +264,6 @@ def retried_response(send: Callable[[], Any], parse: Callable[[Any], "Response"]
                         latency_s=time.monotonic() - start,
                         meta={"retry_log": g.history, "error_kind": g.decision.kind,
                               "status_code": g.decision.status_code})
-    response = parse(reply)
     response.attempts = attempts
     response.latency_s = time.monotonic() - start
     if history:

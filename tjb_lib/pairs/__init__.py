@@ -17,7 +17,12 @@ def load_split(name: str, root: Path | None = None) -> list[Pair]:
     if not path.exists():
         raise FileNotFoundError(f"{path} does not exist: run `python -m tjb_lib build` first")
     pairs = []
-    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+    for i, raw in enumerate(path.read_bytes().splitlines()):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{path} line {i + 1}: byte 0x{raw[e.start]:02x} at column "
+                             f"{e.start + 1} is not UTF-8") from None
         try:
             pairs.append(Pair.from_dict(json.loads(line)))
         except (json.JSONDecodeError, TypeError) as e:

@@ -33,6 +33,7 @@ def _pending_batches(path: Path) -> dict[str, str]:
 
 
 def _log_batch(path: Path, rec: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)  # the store's folder comes with its first call
     with open(path, "a", encoding="utf-8") as f:
         f.write(json.dumps({**rec, "at": now_iso()}) + "\n")
         f.flush()

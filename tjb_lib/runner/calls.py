@@ -83,6 +83,7 @@ def make_call(judge: Judge, store: ResponseStore, tally: RunTally,
         if replay_only:
             raise ReplayMissing(f"no stored call for request {key[:12]} (template "
                                 f"{request.template}) in {store.log_path}")
+        store.check_room()  # a full disk stops the run before a call it could not keep
         with store.lease(key):
             # made, or failed for good, by another thread or process as we waited
             if (hit := store.get(key) or store.failure(key)) is not None:

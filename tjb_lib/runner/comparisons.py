@@ -66,6 +66,8 @@ def _check_built(path: Path) -> None:
                        "`python -m tjb_lib build`")
     try:
         want = json.loads(manifest_path.read_text(encoding="utf-8"))["splits"][path.stem]["sha256"]
+        if not isinstance(want, str):
+            raise TypeError(f"its sha256 is {type(want).__name__} {want!r}, not text")
     except (ValueError, KeyError, TypeError) as e:
         raise RunError(f"{manifest_path}: no sha256 for split {path.stem!r} ({_msg(e)}); "
                        "rebuild with `python -m tjb_lib build`") from e
