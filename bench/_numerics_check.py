@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from tjb_lib import paths
-from tjb_lib.bench import BENCH_OUT, write_result
+from tjb_lib.run.bench import BENCH_OUT, write_result
 from tjb_lib.judges.catalog import get_judge
 from tjb_lib.judges.local_lazy import CPU_DTYPES, cpu_dtype
 from tjb_lib.records import LABELS, Request

@@ -26,7 +26,7 @@ import time
 
 import torch
 
-from tjb_lib.bench import arg_parser, figure_line, write_result
+from tjb_lib.run.bench import arg_parser, figure_line, write_result
 from tjb_lib.pairs import load_split
 from tjb_lib.parse import parse_verdict
 from tjb_lib.protocols import ORDERS, Spec, build_request

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from tjb_lib import paths
-from tjb_lib.bench import arg_parser, figure_line, write_result
+from tjb_lib.run.bench import arg_parser, figure_line, write_result
 
 NAME = "p2_replay"
 TARGET_S = 30.0
@@ -40,7 +40,7 @@ replay_only = True
 
 # %%
 import pandas, numpy, matplotlib
-import tjb_lib, tjb_lib.metrics, tjb_lib.report
+import tjb_lib, tjb_lib.analysis.metrics, tjb_lib.paper.report
 """
 
 
@@ -56,7 +56,7 @@ def notebook_times(stdout: str) -> dict[str, float]:
 
 def papermill_overhead(repeats: int = 2) -> list[float]:
     """Seconds papermill takes for a one-cell notebook that only imports the compendium."""
-    from tjb_lib.reproduce import execute
+    from tjb_lib.run.reproduce import execute
 
     out = []
     with tempfile.TemporaryDirectory(prefix="tjb-bench-p2-") as tmp:
@@ -125,7 +125,7 @@ def main() -> int:
     p.add_argument("--only", default=None, help="notebooks whose name contains this (as reproduce)")
     p.add_argument("--no-profile", action="store_true", help="skip the cProfile rerun")
     args = p.parse_args()
-    from tjb_lib.reproduce import notebook_sources
+    from tjb_lib.run.reproduce import notebook_sources
 
     try:
         sources = notebook_sources(args.only)

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from tjb_lib import paths
-from tjb_lib.bench import arg_parser, figure_line, write_result
+from tjb_lib.run.bench import arg_parser, figure_line, write_result
 from tjb_lib.judges import smollm2
 from tjb_lib.judges.prices import price
 from tjb_lib.pairs import load_split

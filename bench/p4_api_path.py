@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from tjb_lib import paths
-from tjb_lib.bench import arg_parser, figure_line, write_result
+from tjb_lib.run.bench import arg_parser, figure_line, write_result
 
 NAME = "p4_api_path"
 LATENCY_S = 0.2

@@ -42,7 +42,7 @@ import sys
 import time
 import urllib.request
 
-from tjb_lib.bench import arg_parser, figure_line, write_result
+from tjb_lib.run.bench import arg_parser, figure_line, write_result
 from tjb_lib.judges import vllm_server as vllm
 from tjb_lib.pairs import load_split
 from tjb_lib.protocols import ORDERS, Spec, build_request

@@ -12,8 +12,9 @@ import time
 import numpy as np
 import pandas as pd
 
-from tjb_lib import cost, metrics, stats
-from tjb_lib.bench import arg_parser, figure_line, write_result
+from tjb_lib.paper import cost
+from tjb_lib.analysis import metrics, stats
+from tjb_lib.run.bench import arg_parser, figure_line, write_result
 from tjb_lib.protocols import LEVELS
 from tjb_lib.records import ORDERS, VERDICT_COLUMNS
 from tjb_lib.seeds import SEED

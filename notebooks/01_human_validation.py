@@ -33,14 +33,14 @@ base_url = ""          # an OpenAI-compatible endpoint for the judge (empty: its
 model = ""             # the model id at base_url (empty: the catalog's)
 
 # %%
-from tjb_lib import notebook
+from tjb_lib.run import notebook
 
 nb = notebook.setup("01_human_validation", judge=judge, scale=scale, seed=seed,
                     replay_only=replay_only, outputs_dir=outputs_dir, base_url=base_url,
                     model=model)
 
 # %%
-from tjb_lib.annotate import label_sets
+from tjb_lib.validation.annotate import label_sets
 
 found = label_sets()
 print({f["stem"]: sorted(f["annotators"]) for f in found} or

@@ -35,7 +35,7 @@ base_url = ""          # an OpenAI-compatible endpoint for the judge (empty: its
 model = ""             # the model id at base_url (empty: the catalog's)
 
 # %%
-from tjb_lib import notebook
+from tjb_lib.run import notebook
 
 nb = notebook.setup("02_presentation", judge=judge, scale=scale, seed=seed,
                     replay_only=replay_only, outputs_dir=outputs_dir, also=["figure_2"],
@@ -88,7 +88,7 @@ nb.show("order_gaps")
 # ## Table A20: rationale keyword rates
 #
 # Supporting evidence only: how often a judge's stated reason uses source or citation words
-# (`tjb_lib.rationale.LEXICON`), over our L0 and L4 rows of each split. A judge scored from its
+# (`tjb_lib.analysis.rationale.LEXICON`), over our L0 and L4 rows of each split. A judge scored from its
 # label probabilities writes no reason, so its cells say *no rationale text*; a decision type
 # the judge never returned (a Tie, for a judge that never says Tie) says *0 of n verdicts*.
 

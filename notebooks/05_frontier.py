@@ -33,7 +33,7 @@ base_url = ""          # an OpenAI-compatible endpoint for the judge (empty: its
 model = ""             # the model id at base_url (empty: the catalog's)
 
 # %%
-from tjb_lib import notebook
+from tjb_lib.run import notebook
 
 nb = notebook.setup("05_frontier", judge=judge, scale=scale, seed=seed,
                     replay_only=replay_only, outputs_dir=outputs_dir, base_url=base_url,

@@ -46,7 +46,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import explore, notebook, position, sample
+from tjb_lib.teaching import explore
+from tjb_lib.run import notebook, sample
+from tjb_lib.paper import position
 from tjb_lib.pairs import load_split
 from tjb_lib.protocols.specs import LEVELS
 
@@ -175,7 +177,7 @@ else:
 
 # %%
 try:
-    from tjb_lib.explore_ui import Explorer
+    from tjb_lib.teaching.explore_ui import Explorer
 except ImportError:  # the explorer is optional; the static view above stands on its own
     print("ipywidgets is not installed: the static view above is the whole explorer.")
 else:

@@ -47,8 +47,11 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import coverage, explore, floats, frontier, metrics, notebook, power, rationale, sample
-from tjb_lib.report import paper_table, save_figure, write_table
+from tjb_lib.run import coverage, notebook, sample
+from tjb_lib.teaching import explore
+from tjb_lib.paper import floats
+from tjb_lib.analysis import frontier, metrics, power, rationale
+from tjb_lib.paper.report import paper_table, save_figure, write_table
 
 # equivalence (the whole ladder), soft, moderate, controls: the runs of beyond_tie_frontier
 nb = notebook.setup("09_beyond", judge=judge, scale=scale, seed=seed, replay_only=replay_only,
@@ -63,7 +66,7 @@ if not stored:
 # ## 1 · The tie-threshold frontier from a single run
 #
 # Two Tie rules, both equal to the judge's own argmax verdict at threshold 0 and both only ever
-# adding Ties as the threshold grows (`tjb_lib.frontier`):
+# adding Ties as the threshold grows (`tjb_lib.analysis.frontier`):
 #
 # * `margin`: Tie when |P(A) − P(B)| < t, t in [0, 1];
 # * `bias`: add t to the log-odds of Tie before taking the most probable label.
@@ -227,7 +230,7 @@ if stored:
 # ordered comparisons under two protocols, tested with exact McNemar (§E.5). Power depends on
 # the starting rate, the drop and how much the two protocols churn in both directions. We take
 # the starting rate (L0) and the churn from the L0 → L4 contrast observed here and simulate
-# (`tjb_lib.power`, 2,000 studies per point, seeded).
+# (`tjb_lib.analysis.power`, 2,000 studies per point, seeded).
 
 # %%
 if stored:
@@ -293,7 +296,7 @@ if stored:
 # %% [markdown]
 # ## 4 · Rationale keyword audit (Table A20)
 #
-# The paper scans judge rationales for source and citation vocabulary (`tjb_lib.rationale`,
+# The paper scans judge rationales for source and citation vocabulary (`tjb_lib.analysis.rationale`,
 # lexicon recorded in `rationale.LEXICON`) and reports the rate per judge, split and decision
 # type. The audit needs rationale text. Rows without any are counted in `n_without_rationale`
 # and never as a zero rate.
@@ -325,7 +328,7 @@ if stored:
 #
 # Verdict rows simulated at planted rates (no judge) go through the same metric functions as
 # every table, 200 times per setting, at the default sample's number of pairs and the paper's
-# (`tjb_lib.coverage`; precomputed by `python -m tjb_lib coverage` into
+# (`tjb_lib.run.coverage`; precomputed by `python -m tjb_lib coverage` into
 # `outputs/stats/interval_coverage.csv`, which this cell reads). Each kind is checked on the
 # statistic it is printed for: Wilson on a rate, the pair-level bootstrap on a signed effect and
 # an order gap (§3), the pair-by-order bootstrap on the L0→L4 contrast (App. E.5). Half the

@@ -43,9 +43,11 @@ from IPython.display import Markdown, display
 
 from pathlib import Path
 
-from tjb_lib import agreement, annotate, notebook, paths
+from tjb_lib.validation import agreement, annotate
+from tjb_lib.run import notebook
+from tjb_lib import paths
 from tjb_lib.pairs import load_split
-from tjb_lib.report import paper_table, write_table
+from tjb_lib.paper.report import paper_table, write_table
 
 nb = notebook.setup("10_human_workbooks", judge=judge, scale=scale, seed=seed,
                     replay_only=replay_only, outputs_dir=outputs_dir, base_url=base_url,

@@ -61,8 +61,12 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from tjb_lib import annotate, explore, frontier, metrics, notebook, paths, sample
-from tjb_lib import judge_yourself as jy
+from tjb_lib.validation import annotate
+from tjb_lib.teaching import explore
+from tjb_lib.analysis import frontier, metrics
+from tjb_lib.run import notebook, sample
+from tjb_lib import paths
+from tjb_lib.teaching import judge_yourself as jy
 
 spec = notebook.check_parameters(judge, scale, seed, replay_only, outputs_dir, base_url,
                                  model)
@@ -154,7 +158,7 @@ def show_results(verdicts: pd.DataFrame) -> None:
 # pairs are drawn for their code. Headless, the buttons are inert.
 
 # %%
-from tjb_lib.judge_yourself_ui import JudgeYourself  # noqa: E402  (needs ipywidgets)
+from tjb_lib.teaching.judge_yourself_ui import JudgeYourself  # noqa: E402  (needs ipywidgets)
 
 session = JudgeYourself(CLASS, annotator, on_done=show_results)
 display(session)
@@ -170,7 +174,7 @@ display(session)
 display(Markdown(
     "**EXAMPLE LABELS, NOT A PERSON, ON OTHER PAIRS THAN YOURS.** These verdicts were "
     "written by a deterministic rule, "
-    "`tjb_lib.judge_yourself.example_answer`, that reads only the two candidates as shown: "
+    "`tjb_lib.teaching.judge_yourself.example_answer`, that reads only the two candidates as shown: "
     "under L0 the candidate with more substance wins (text left once citation-like display "
     "is removed), equal substance goes to the candidate showing more display, and identical "
     "candidates are a Tie; under L4 it answers Tie whenever both state the same final "

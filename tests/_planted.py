@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tjb_lib import floats
+from tjb_lib.paper import floats
 from tjb_lib.judges.simulated import expected_rates
 
 #: the paper's printed column -> the planted value of one row (side probabilities e_cited,

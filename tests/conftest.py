@@ -81,6 +81,6 @@ def fresh_build(tmp_path_factory, session_build):
 @pytest.fixture(scope="session")
 def shipped_audit():
     """(audits, tier classifier) of the shipped splits, audited once per session."""
-    from tjb_lib import audit
+    from tjb_lib.pairs import audit
 
     return audit.run_audit()

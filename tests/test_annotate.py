@@ -7,11 +7,11 @@ import time
 import pandas as pd
 import pytest
 
-from tjb_lib import agreement, annotate
+from tjb_lib.validation import agreement, annotate
 from tjb_lib.records import Pair
 
 openpyxl = pytest.importorskip("openpyxl")
-stats = pytest.importorskip("tjb_lib.stats")
+stats = pytest.importorskip("tjb_lib.analysis.stats")
 
 
 def _pairs(n: int, relation: str, prefix: str) -> list[Pair]:

@@ -7,7 +7,8 @@ import dataclasses
 
 import pytest
 
-from tjb_lib import audit, coherence, paths
+from tjb_lib.pairs import audit, coherence
+from tjb_lib import paths
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.build import verify

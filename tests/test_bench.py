@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from tjb_lib import bench, paths
+from tjb_lib.run import bench
+from tjb_lib import paths
 from tjb_lib.judges import vllm_server as vllm
 
 SCRIPTS = {p.stem: p for p in bench.bench_scripts()}

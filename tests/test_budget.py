@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tjb_lib.estimate import count_request, count_text
+from tjb_lib.run.estimate import count_request, count_text
 from tjb_lib.judges.batch import collect, submit_batch, wait
 from tjb_lib.judges.budget import (BUDGET_ENV, LEDGER_ENV, Budget, BudgetExceeded, _cost,
                                    bounded, counted, response_cost, set_budget, shared_budget,

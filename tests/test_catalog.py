@@ -68,7 +68,7 @@ def test_every_provider_rule_and_price_names_a_public_source_and_the_date_it_was
 
 def test_what_an_endpoint_returned_is_said_of_the_papers_runs_never_of_ours():
     """A replay makes no call, so no note may read as if an endpoint had answered us."""
-    from tjb_lib.notebook import about_judge
+    from tjb_lib.run.notebook import about_judge
 
     for spec in JUDGES.values():
         for sentence in re.split(r"(?<=[.;])\s", spec.notes):

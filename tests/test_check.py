@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tjb_lib.check import probe, probe_request
+from tjb_lib.run.check import probe, probe_request
 from tjb_lib.judges.catalog import get_judge, judges
 from tjb_lib.judges.provider import get
 

@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import compare, contrasts, floats, notebook, paper_match, position, report_index, \
-    tables
-from tjb_lib.report import paper_table, present
+from tjb_lib.paper import compare, contrasts, floats, paper_match, position, report_index, tables
+from tjb_lib.run import notebook
+from tjb_lib.paper.report import paper_table, present
 
 
 def _rows(split, protocol, level, decisions, *, relation="equivalent", gold="tie", pairs=None,

@@ -75,7 +75,7 @@ def test_a_notebook_run_from_a_copy_imports_the_copy_and_writes_only_inside_it(t
     probe.write_text(PROBE)
     name = f"probe-{tmp_path.name}"
     mine, theirs = (root / ".cache" / f"{name}.json" for root in (copy, paths.CHECKOUT))
-    run = ("import sys; from pathlib import Path; from tjb_lib.reproduce import execute; "
+    run = ("import sys; from pathlib import Path; from tjb_lib.run.reproduce import execute; "
            "execute(Path(sys.argv[1]), Path(sys.argv[2]), parameters={'name': sys.argv[3]})")
     try:
         done = subprocess.run([sys.executable, "-c", run, str(probe), str(tmp_path / "out"), name],

@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from tjb_lib.cost import protocol_cost
+from tjb_lib.paper.cost import protocol_cost
 from tjb_lib.judges.prices import call_cost, price, rates
 from tjb_lib.judges.provider import Price, registered
 from tjb_lib.protocols.specs import setting_name

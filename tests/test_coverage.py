@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import coverage, stats
+from tjb_lib.run import coverage
+from tjb_lib.analysis import stats
 
 
 @pytest.fixture(scope="module")

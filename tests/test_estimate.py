@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tjb_lib import sample
+from tjb_lib.run import sample
 from tjb_lib.judges.prices import rates
-from tjb_lib.estimate import (VERDICT_REPLY, count_request, count_text, dollars, per_1000,
+from tjb_lib.run.estimate import (VERDICT_REPLY, count_request, count_text, dollars, per_1000,
                               cost_by_float, prefix_tokens, run_calls)
 from tjb_lib.pairs import load_split
 from tjb_lib.protocols import Spec, build_request

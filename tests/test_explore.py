@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import explore
+from tjb_lib.teaching import explore
 from tjb_lib.records import Pair, decision_from_label
 
 SPLIT = {"equivalent": "mechanical_hotpotqa", "quality_soft": "soft_hotpotqa",

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tjb_lib import explore, paths, sample
+from tjb_lib.teaching import explore
+from tjb_lib import paths
+from tjb_lib.run import sample
 from tjb_lib.pairs import load_split
 
 pytestmark = pytest.mark.skipif(not (paths.RAW_OUTPUTS / "smollm2").is_dir(),
@@ -15,7 +17,7 @@ pytestmark = pytest.mark.skipif(not (paths.RAW_OUTPUTS / "smollm2").is_dir(),
 
 @pytest.fixture(scope="module")
 def explorer():
-    from tjb_lib.explore_ui import Explorer
+    from tjb_lib.teaching.explore_ui import Explorer
 
     rows = sample.run_jobs(sample.jobs(["table_a14", "table_a19", "table_a11", "table_a16"]),
                            "smollm2", replay_only=True, progress=False)

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import compare, figures, floats
-from tjb_lib.report import save_figure
+from tjb_lib.paper import compare, figures, floats
+from tjb_lib.paper.report import save_figure
 
 
 def _cmp(name: str, ours_value: float = 40.0) -> pd.DataFrame:

@@ -6,7 +6,7 @@ import collections
 
 import pytest
 
-from tjb_lib import finqa_rules
+from tjb_lib.pairs import finqa_rules
 from tjb_lib.data import FinQAItem, FinQAStep, load_finqa
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.candidates import finqa_candidate, finqa_check, year_problem

@@ -9,12 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import claim_registry, claim_values, claims, floats, notebook, paths, report_index, \
-    sample, sections, tables
-from tjb_lib.float_metrics import graded
-from tjb_lib.float_schema import Comparison, Float, Metric
+from tjb_lib.paper import claim_registry, claim_values, claims, floats, report_index, sections, tables
+from tjb_lib.run import notebook, sample
+from tjb_lib import paths
+from tjb_lib.paper.float_metrics import graded
+from tjb_lib.paper.float_schema import Comparison, Float, Metric
 from tjb_lib.protocols.specs import LEVELS
-from tjb_lib.report import paper_table
+from tjb_lib.paper.report import paper_table
 
 
 def _rows(split, protocol, level, decisions, *, relation="quality_moderate", gold="plain",
@@ -91,7 +92,7 @@ def test_tie_precision_needs_human_labels_and_says_so(tmp_path, monkeypatch):
 
 
 def test_tie_precision_from_filled_graded_workbooks(tmp_path, monkeypatch):
-    from tjb_lib import annotate
+    from tjb_lib.validation import annotate
     from tjb_lib.records import Pair
 
     root = tmp_path / "human_validation"
@@ -247,7 +248,7 @@ def test_a_misspelt_name_fails_where_it_is_written_not_when_a_notebook_runs():
 
 
 def test_the_markdown_table_carries_the_position_caveat_and_the_agreement_rule(tmp_path):
-    from tjb_lib.paper_match import RULE
+    from tjb_lib.paper.paper_match import RULE
 
     slot_a = _rows("position_control", "ladder", "L0", ["cited", "plain"] * 20,
                    relation="identical")
@@ -264,7 +265,7 @@ def test_the_markdown_table_carries_the_position_caveat_and_the_agreement_rule(t
 
 def test_a_notebook_shows_the_columns_a_reader_needs_and_links_the_full_csv(tmp_path,
                                                                            monkeypatch):
-    from tjb_lib import notebook
+    from tjb_lib.run import notebook
 
     said = []
     monkeypatch.setattr(notebook, "_display", lambda obj: said.append(str(obj)))

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import frontier
+from tjb_lib.analysis import frontier
 from tjb_lib.records import decision_from_label
 
 parse = pytest.importorskip("tjb_lib.parse")

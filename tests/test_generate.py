@@ -14,7 +14,7 @@ import pytest
 
 from tjb_lib import paths
 from tjb_lib.data import load_hotpotqa
-from tjb_lib.generate import final_answer, generate_natural, judge_pair, normalize_answer, request
+from tjb_lib.run.generate import final_answer, generate_natural, judge_pair, normalize_answer, request
 from tjb_lib.judges.catalog import get_judge
 
 from fault_server import FAKE_KEY  # noqa: E402

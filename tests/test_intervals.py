@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import metrics, stats
+from tjb_lib.analysis import metrics, stats
 
 
 def _pairs(n_pairs: int, cited_first: list[str], plain_first: list[str], **fields) -> pd.DataFrame:

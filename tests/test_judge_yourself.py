@@ -8,8 +8,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import annotate, explore, frontier, sample
-from tjb_lib import judge_yourself as jy
+from tjb_lib.validation import annotate
+from tjb_lib.teaching import explore
+from tjb_lib.analysis import frontier
+from tjb_lib.run import sample
+from tjb_lib.teaching import judge_yourself as jy
 from tjb_lib.pairs import load_split
 from tjb_lib.protocols.templates import load_template
 from tjb_lib.records import Pair
@@ -199,7 +202,7 @@ def test_shipped_example_is_what_the_rule_writes_from_the_current_splits(tmp_pat
     stale = [str(p) for p in shipped
              if not filecmp.cmp(tmp_path / p, jy.EXAMPLE_DIR / p, shallow=False)]
     assert not stale, (f"data/judge_yourself/example is stale ({stale}); rewrite it with "
-                       "`python -m tjb_lib.judge_yourself`")
+                       "`python -m tjb_lib.teaching.judge_yourself`")
     for level in jy.LEVELS:
         filled = pd.read_csv(jy.answers_path(jy.EXAMPLE_DIR, level, jy.EXAMPLE_ANNOTATOR),
                              dtype=str, keep_default_na=False)

@@ -16,7 +16,7 @@ import subprocess
 import pandas as pd
 import pytest
 
-from tjb_lib import judge_yourself as jy
+from tjb_lib.teaching import judge_yourself as jy
 from tjb_lib import paths
 
 from _jupyter import (NOTEBOOK_JS, chromium, git_repo, jupyter_lab, needs_browser,

@@ -8,8 +8,8 @@ import html
 import pandas as pd
 import pytest
 
-from tjb_lib import judge_yourself as jy
-from tjb_lib.judge_yourself_ui import JudgeYourself
+from tjb_lib.teaching import judge_yourself as jy
+from tjb_lib.teaching.judge_yourself_ui import JudgeYourself
 
 
 @pytest.fixture

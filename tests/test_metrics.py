@@ -1,4 +1,4 @@
-"""tjb_lib.metrics on hand-built verdict rows with known answers, and on frames shaped like the
+"""tjb_lib.analysis.metrics on hand-built verdict rows with known answers, and on frames shaped like the
 paper's tables so that the printed numbers come back."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import metrics, stats
-from tjb_lib.report import paper_table, present
+from tjb_lib.analysis import metrics, stats
+from tjb_lib.paper.report import paper_table, present
 
 
 def rows(decisions, orders=None, **fields):

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from tjb_lib import coherence, finqa_rules
-from tjb_lib.audit import repeated_sentences
+from tjb_lib.pairs import coherence, finqa_rules
+from tjb_lib.pairs.audit import repeated_sentences
 from tjb_lib.data import load_finqa, load_hotpotqa
 from tjb_lib.pairs import SPLIT_NAMES, load_split
 from tjb_lib.pairs import registry
@@ -396,7 +396,7 @@ def test_ranking_systems_match_definitions(built, hot):
 # ----------------------------------------------------------------------------- Table 1
 
 def test_table_1(built, tmp_path):
-    from tjb_lib.pairs.table1 import COMPONENTS, table_1, write
+    from tjb_lib.paper.table1 import COMPONENTS, table_1, write
     df = table_1(built[1])
     assert list(df.columns[:4]) == ["component", "size", "pairs", "splits"]
     assert {"target_relation", "question", "paper_size"} <= set(df.columns)

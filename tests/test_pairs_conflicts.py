@@ -159,7 +159,7 @@ def test_humaneval_wrong_fails_and_canonical_passes(conflicts):
 def test_every_default_sample_of_the_conflict_split_covers_every_cell(conflicts):
     """Table A15 reports each domain x direction: the first N pairs a default run takes (single
     call, paraphrases, TRACE) hold every one of the six cells."""
-    from tjb_lib.sample import limit_for
+    from tjb_lib.run.sample import limit_for
 
     cells = {(p.source, p.meta["direction"]) for p in conflicts}
     assert len(cells) == 6

@@ -10,7 +10,7 @@ import re
 import pytest
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from tjb_lib.audit import sentences
+from tjb_lib.pairs.audit import sentences
 from tjb_lib.data import FINQA_UNBIASED, load_finqa
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.candidates import finqa_check

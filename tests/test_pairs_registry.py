@@ -10,10 +10,11 @@ import sys
 
 import pytest
 
-from tjb_lib import paths, sample
+from tjb_lib import paths
+from tjb_lib.run import sample
 from tjb_lib.pairs import build as build_mod
 from tjb_lib.pairs import registry
-from tjb_lib.pairs.table1 import COMPONENTS
+from tjb_lib.paper.table1 import COMPONENTS
 from tjb_lib.protocols.specs import paraphrase_specs
 from tjb_lib.records import TARGET_RELATIONS
 

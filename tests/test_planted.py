@@ -9,7 +9,10 @@ import sys
 import pandas as pd
 import pytest
 
-from tjb_lib import compare, floats, metrics, paths, sample
+from tjb_lib.paper import compare, floats
+from tjb_lib.analysis import metrics
+from tjb_lib import paths
+from tjb_lib.run import sample
 from tjb_lib.judges.base import FatalJudgeError
 from tjb_lib.judges.catalog import get_judge
 from tjb_lib.judges.simulated import (POSITION_BIAS_ENV, RATES_ENV, UNPARSED_ENV, Planted,

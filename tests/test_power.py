@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import power
+from tjb_lib.analysis import power
 
-stats = pytest.importorskip("tjb_lib.stats")
+stats = pytest.importorskip("tjb_lib.analysis.stats")
 
 
 def test_cells_reproduce_the_marginal_rates_and_discordance():

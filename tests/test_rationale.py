@@ -7,9 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tjb_lib import floats, rationale
+from tjb_lib.paper import floats
+from tjb_lib.analysis import rationale
 
-stats = pytest.importorskip("tjb_lib.stats")
+stats = pytest.importorskip("tjb_lib.analysis.stats")
 
 
 @pytest.mark.parametrize("text", [

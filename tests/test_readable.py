@@ -1,4 +1,4 @@
-"""What a careful reader stops at is caught by a rule (``tjb_lib.readable``), and the builder
+"""What a careful reader stops at is caught by a rule (``tjb_lib.pairs.readable``), and the builder
 avoids it: names that are names, sentences taken whole, comparisons with both values, every hop
 used, openings that stand, gold answers their evidence supports."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from tjb_lib import readable
+from tjb_lib.pairs import readable
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs.candidates import hop_sentences, hops, hotpot_candidate
 from tjb_lib.pairs.common import hotpot_meta, make_pair

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tjb_lib import claim_registry, floats, names
+from tjb_lib.paper import claim_registry, floats
+from tjb_lib import names
 from tjb_lib.pairs import registry
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tjb_lib.report import present, write_table
+from tjb_lib.paper.report import present, write_table
 
 
 def _comparison() -> pd.DataFrame:

@@ -8,7 +8,9 @@ import json
 import papermill as pm
 import pytest
 
-from tjb_lib import paths, report_index, reproduce, results, sections  # noqa: F401 (report_index:
+from tjb_lib import paths
+from tjb_lib.paper import report_index, sections
+from tjb_lib.run import reproduce, results
 # its float registry is read before the notebook list is swapped for the demo notebooks below)
 
 NOTEBOOK = """# ---
@@ -49,7 +51,7 @@ print("result", {value})
 assert not fail, "this run was asked to fail"
 
 # %%
-from tjb_lib.notebook import output_dirs
+from tjb_lib.run.notebook import output_dirs
 tables, _ = output_dirs(judge, outputs_dir)
 tables.mkdir(parents=True, exist_ok=True)
 (tables / f"{NAME}.csv").write_text(f"judge,value\\n{judge},{value}\\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tjb_lib import results
+from tjb_lib.run import results
 
 from faults_figures import concurrent_reproduce
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tjb_lib import paths, sample
+from tjb_lib import paths
+from tjb_lib.run import sample
 from tjb_lib.pairs.registry import SPLITS
-from tjb_lib.position import POSITION_RUNS
+from tjb_lib.paper.position import POSITION_RUNS
 from tjb_lib.protocols.specs import LEVELS
 
 

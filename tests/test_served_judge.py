@@ -15,10 +15,10 @@ import pandas as pd
 import pytest
 
 from fault_server import SNAPSHOT_SUFFIX, FaultServer
-from tjb_lib import report_index
-from tjb_lib.judge_identity import from_metadata, from_rows, identity, same_model
+from tjb_lib.paper import report_index
+from tjb_lib.paper.judge_identity import from_metadata, from_rows, identity, same_model
 from tjb_lib.judges.catalog import resolve
-from tjb_lib.notebook import ParameterError, about_judge, check_parameters
+from tjb_lib.run.notebook import ParameterError, about_judge, check_parameters
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -114,7 +114,7 @@ def test_notebook_parameters_take_base_url_and_model_as_the_judge_command_does()
 
 
 def test_a_notebooks_tables_say_a_stand_in_is_not_the_papers_judge(tmp_path, monkeypatch):
-    from tjb_lib import notebook
+    from tjb_lib.run import notebook
 
     said = []
     monkeypatch.setattr(notebook, "_display", lambda obj: said.append(str(obj)))

@@ -13,7 +13,7 @@ import pytest
 
 from _jupyter import chromium, jupyter_lab, needs_browser, wait
 from fault_server import SNAPSHOT_SUFFIX, FaultServer
-from tjb_lib import side_by_side
+from tjb_lib.run import side_by_side
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "outputs" / "judges" / "smollm2"

@@ -1,4 +1,4 @@
-"""tjb_lib.stats against published worked examples, plus properties where no reference exists."""
+"""tjb_lib.analysis.stats against published worked examples, plus properties where no reference exists."""
 from __future__ import annotations
 
 import itertools
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from tjb_lib import stats
+from tjb_lib.analysis import stats
 
 # --------------------------------------------------------------------------- Wilson
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tjb_lib import claims, compare, notebook, paper_match
-from tjb_lib.position import DRIVEN_COLUMN
+from tjb_lib.paper import claims, compare, paper_match
+from tjb_lib.run import notebook
+from tjb_lib.paper.position import DRIVEN_COLUMN
 
 
 def _rows(split, level, decisions, relation="equivalent", raw=None):

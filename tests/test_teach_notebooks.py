@@ -9,7 +9,8 @@ import nbformat
 import pandas as pd
 import pytest
 
-from tjb_lib import paths, sections
+from tjb_lib import paths
+from tjb_lib.paper import sections
 
 TEACH = [stem for stem, section in sections.NOTEBOOKS.items() if section == "teaching"]
 SHIPPED = paths.RAW_OUTPUTS / "smollm2"
@@ -51,7 +52,7 @@ def _outputs(path) -> tuple[str, int]:
 @pytest.mark.slow
 @needs_shipped
 def test_judge_yourself_runs_headless_on_the_example_and_reruns_to_the_same_file(tmp_path):
-    from tjb_lib.reproduce import execute
+    from tjb_lib.run.reproduce import execute
 
     source = paths.NOTEBOOKS / "11_judge_yourself.py"
     params = {"replay_only": True, "outputs_dir": str(tmp_path / "o")}
@@ -78,7 +79,7 @@ def test_judge_yourself_runs_headless_on_the_example_and_reruns_to_the_same_file
 @pytest.mark.slow
 @needs_shipped
 def test_explorer_runs_headless_with_the_papers_frontier_and_explained_judges(tmp_path):
-    from tjb_lib.reproduce import execute
+    from tjb_lib.run.reproduce import execute
 
     source = paths.NOTEBOOKS / "08_explore.py"
     params = {"replay_only": True, "outputs_dir": str(tmp_path / "o")}
@@ -100,7 +101,7 @@ def test_explorer_runs_headless_with_the_papers_frontier_and_explained_judges(tm
 def test_a_judge_with_nothing_stored_is_named_not_a_crash(stem, shows, tmp_path):
     """A reader who sets a paper judge without a key, replay only, gets a sentence that says so
     and the rest of the notebook, not a traceback from an empty table."""
-    from tjb_lib.reproduce import execute
+    from tjb_lib.run.reproduce import execute
 
     params = {"judge": "gpt-5.5", "replay_only": True, "outputs_dir": str(tmp_path / "o")}
     execute(paths.NOTEBOOKS / f"{stem}.py", parameters=params, out_dir=tmp_path / "nb")

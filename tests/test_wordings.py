@@ -9,8 +9,10 @@ from functools import lru_cache
 import pandas as pd
 import pytest
 
-from tjb_lib import claim_registry, claim_values, claims, floats, notebook, paths, sample
-from tjb_lib.float_metrics import ORIGINAL
+from tjb_lib.paper import claim_registry, claim_values, claims, floats
+from tjb_lib.run import notebook, sample
+from tjb_lib import paths
+from tjb_lib.paper.float_metrics import ORIGINAL
 
 SHIPPED = paths.RAW_OUTPUTS / "smollm2"
 pytestmark = pytest.mark.skipif(not SHIPPED.is_dir(), reason="needs the shipped raw outputs")

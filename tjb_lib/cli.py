@@ -33,7 +33,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from tjb_lib.audit import main as audit_main
+    from tjb_lib.pairs.audit import main as audit_main
     from tjb_lib.data import DataError
 
     try:
@@ -45,7 +45,7 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from tjb_lib.generate import generate_natural
+    from tjb_lib.run.generate import generate_natural
     from tjb_lib.judges.base import FatalJudgeError
     from tjb_lib.runner import RunError
     from tjb_lib.runner.comparisons import resolve_judge
@@ -120,7 +120,7 @@ def _os_error(e: OSError) -> str:
 
 def _check(args: argparse.Namespace) -> int:
     from tjb_lib.judges.base import FatalJudgeError
-    from tjb_lib.check import check_cli
+    from tjb_lib.run.check import check_cli
 
     try:
         return check_cli(args)
@@ -131,7 +131,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _estimate(args: argparse.Namespace) -> int:
-    from tjb_lib.estimate import estimate_cli
+    from tjb_lib.run.estimate import estimate_cli
 
     try:
         return estimate_cli(args)
@@ -143,7 +143,7 @@ def _estimate(args: argparse.Namespace) -> int:
 
 def _compare(judges: list[str]) -> int:
     """``reproduce --compare [JUDGES ...]``: every judge's results side by side, no notebook run."""
-    from tjb_lib.side_by_side import ComparisonError, write
+    from tjb_lib.run.side_by_side import ComparisonError, write
 
     try:
         path = write(judges or None)
@@ -156,15 +156,15 @@ def _compare(judges: list[str]) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from tjb_lib.reproduce import DamagedStore, reproduce
-    from tjb_lib.results import RunUnderWay
+    from tjb_lib.run.reproduce import DamagedStore, reproduce
+    from tjb_lib.run.results import RunUnderWay
 
     if args.compare is not None:
         return _compare(args.compare)
     from tjb_lib.judges.budget import shared_budget
 
-    from tjb_lib.kernels import Stopped
-    from tjb_lib.notebook import ParameterError
+    from tjb_lib.run.kernels import Stopped
+    from tjb_lib.run.notebook import ParameterError
 
     _set_dtype(args.dtype)  # the notebooks' kernels inherit it
     try:
@@ -185,13 +185,13 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from tjb_lib.bench import run_benchmarks
+    from tjb_lib.run.bench import run_benchmarks
 
     return run_benchmarks(only=args.only)
 
 
 def _coverage(args: argparse.Namespace) -> int:
-    from tjb_lib.coverage import COVERAGE_CSV, write
+    from tjb_lib.run.coverage import COVERAGE_CSV, write
 
     if args.seeds < 1:
         return _error(f"--seeds must be at least 1, got {args.seeds}", 2)

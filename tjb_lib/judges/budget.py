@@ -30,7 +30,7 @@ from typing import Callable, Iterable, Iterator
 from tjb_lib.judges.base import FatalJudgeError
 from tjb_lib.judges.prices import call_cost, rates
 from tjb_lib.records import Request, Response
-from tjb_lib.tokens import count_request, count_text
+from tjb_lib.judges.tokens import count_request, count_text
 
 BUDGET_ENV = "TJB_BUDGET_USD"
 LEDGER_ENV = "TJB_BUDGET_LEDGER"

@@ -9,7 +9,7 @@ ids with an evidence block, source labels, verification lines). Final answers al
 wording, evidence selection, order and display differ. Only 500 HotpotQA items exist here (and
 the ones whose supporting sentences all stand alone are fewer), so each item is used twice and
 a seeded few a third time to reach SIZE pairs (``meta.item_use``, each use a different display);
-200 pairs (the first use of 200 seeded items) form the validated subset. ``tjb_lib.generate`` writes such pairs
+200 pairs (the first use of 200 seeded items) form the validated subset. ``tjb_lib.run.generate`` writes such pairs
 with an LLM instead.
 """
 from __future__ import annotations

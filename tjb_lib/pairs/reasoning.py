@@ -290,7 +290,7 @@ def unused_hops(item: HotpotItem, evidence: dict[str, list[str]],
                 said: dict[str, str]) -> list[str]:
     """Hops no step uses: the steps together neither name the hop's entity nor restate four
     words of its evidence (other hops' names and the answer aside; a reader's check, in
-    ``tjb_lib.readable``, asks for three). Not for yes/no items."""
+    ``tjb_lib.pairs.readable``, asks for three). Not for yes/no items."""
     if item.answer.strip().lower() in ("yes", "no"):
         return []
     text = " ".join(said.values())

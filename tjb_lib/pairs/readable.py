@@ -1,0 +1,161 @@
+"""What a careful reader stops at in a HotpotQA candidate: the rules the audit holds at zero.
+
+Blind readers grading pairs F / B / N stopped at defects that a rule can find in the text a
+judge reads (the display stripped): a page title inserted where a name belongs ("Petra Kvitová
+career statistics was the bronze medallist"), a sentence cut short ("... and with a population
+of about 450,000, and that points to ..."; "(1965) is Bill Cosby's third album"), a comparison
+concluded without both compared values, a reasoning whose statement of the answer shares no
+word with what the question asks, an opening that leans on a sentence not shown ("Later he
+resigned", "For his role in X, Franco ..."), and a gold answer its own supporting sentences do
+not say. Each rule is written from the reader's side, on the candidate's text; the gold check
+reads the item's supporting sentences. ``problems`` names every rule a pair breaks.
+"""
+from __future__ import annotations
+
+import re
+
+from tjb_lib.pairs.coherence import content_words, parts, sentences
+from tjb_lib.pairs import registry
+from tjb_lib.records import Pair
+from tjb_lib.text import MONTHS, YEAR
+
+# A page title that is no name, used as the subject of a sentence.
+_TITLE_WORDS = (r"career statistics|discography|filmography|bibliography|videography|"
+                r"awards and nominations|season")
+NON_NAME = re.compile(
+    rf"(?:^|[.;] )(?:\d{{4}}(?:[–-]\d{{2,4}})? )?[A-Z][\w'’.&-]*(?: [\w'’.&-]+){{0,6}} "
+    rf"(?:{_TITLE_WORDS})(?:['’]s)? (?:is|was|are|were|has|had|have|[a-z]+ed)\b"
+    r"|(?:^|[.;] )Lists? of [^.;]{1,80}? (?:is|was|are|were|has|had|provides|[a-z]+ed)\b"
+    r"|^The [a-z]+ of [A-Z][a-z]+(?: (?!where|who|which|that|when|he|she|it|they)[a-z]+){2,} "
+    r"(?:is|was|are|were)\b")
+# A clause that ends on a word needing more, or on a stray comma, before a stop or before the
+# conclusion joined on ("... and that, so the answer is X"; "Golden Valley, Minnesota,.").
+_NEEDS_WORD = (r"\b(?:and|or|but|of|the|a|an|with|to|in|on|at|for|by|from|as|than|into|"
+               r"between|including|which|who|whose|that)")
+_JOINS = (r"(?:so (?:the|it)|which (?:makes|settles|leaves|means)|hence|and that points|"
+          r"and so we arrive|this identifies|that (?:gives|makes)|the reply is)")
+CUT = re.compile(rf"{_NEEDS_WORD}[.;:]$|{_NEEDS_WORD}[,;:]? {_JOINS}\b|{_NEEDS_WORD};"
+                 r"|,\s*[,.;:]|,\s*$")
+# An answer fragment: two figures in a row before the conclusion ("1,767 km², 300,000, so").
+_FIGURES = re.compile(r"\b\d[\d,.]*(?: [a-z²]+)?, \d[\d,.]*, (?:so|which|hence)\b")
+# A sentence that opens inside another one: a bracket, a lower-case word, a possessive tail.
+FRAGMENT_OPENING = re.compile(r"^(?:[(\[]|['’]s\b|[a-z])")
+# An opening that points back to a sentence not shown.
+_PRONOUN = r"(?:he|she|him|his|her|they|them|their|it|its)"
+LEANING = re.compile(
+    rf"^(?:Later|Since then|Subsequently|Eventually|Afterwards|Afterward|Then|Meanwhile|Also|"
+    rf"Thereafter|Today|Currently),? (?:{_PRONOUN}|the [a-z]+)\b"
+    rf"|^(?:[A-Z][a-z]+ ){{1,2}}(?:his|her|its|their) [a-z][^,]*, ")
+# Question words that make the compared value a year, or a quantity.
+_DATE_CUES = re.compile(r"\b(?:first|earlier|older|oldest|younger|youngest|born|founded|"
+                        r"established|formed|released|created|opened|began|started|published|"
+                        r"debuted|later|earliest|newer|before)\b", re.I)
+_QUANTITY_CUES = re.compile(r"\b(?:more|most|larger|largest|higher|highest|longer|longest|"
+                            r"taller|tallest|fewer|less|smaller|population|many)\b", re.I)
+_COUNT = re.compile(r"\b\d[\d,.]*\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+                    r"eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|single|"
+                    r"dozen|(?<!-)only|(?:bi|semi)?(?:weekly|monthly|daily|annual|quarterly))\b",
+                    re.I)
+#: what a split's sides differ in when only its plain side shows the full chain (the cited side
+#: omits a hop or the reasoning by design; ``SplitInfo.differs``)
+PLAIN_ONLY = ("reasoning", "dropped_hop")
+_RANKING_FULL = ("plain_full", "cited_full")
+
+
+def non_names(sentence: str) -> bool:
+    """A list, season, statistics or discography title (or a common noun's title in capitals)
+    used as a sentence's subject."""
+    return bool(NON_NAME.search(sentence)) and not re.search(r"\bThe (?:\d{4}|[A-Z])[^.;]*?"
+                                                           rf"(?:{_TITLE_WORDS})\b", sentence)
+
+
+def cut(sentence: str) -> bool:
+    """A sentence cut short, opened mid-clause, or ending on an answer fragment (a date's
+    "November 21, 2002, so ..." is no fragment)."""
+    figures = [m for m in _FIGURES.finditer(sentence)
+               if not re.search(rf"(?:{MONTHS})[^,]{{0,12}}$", sentence[:m.start()])]
+    return bool(CUT.search(sentence) or FRAGMENT_OPENING.match(sentence) or figures)
+
+
+def leaning(sentence: str) -> bool:
+    """An opening that leans on a sentence not shown ("Later he ...", "For his role in X, ...")."""
+    return bool(LEANING.match(sentence))
+
+
+def full_sides(p: Pair) -> tuple[str, ...]:
+    """The sides of ``p`` that show the full chain of reasoning."""
+    differs = registry.get(p.split).differs
+    if differs == "systems":
+        return tuple(side for side in ("plain", "cited")
+                     if p.meta.get(f"system_{side}") in _RANKING_FULL)
+    return ("plain",) if differs in PLAIN_ONLY else ("plain", "cited")
+
+
+def comparison_without_values(p: Pair, item, side: str) -> bool:
+    """A "which came first / which has more" comparison whose reasoning states fewer than two
+    compared values (two years, or two counts)."""
+    q = item.question
+    if item.type != "comparison" or item.answer.strip().lower() in ("yes", "no"):
+        return False
+    reasoning = parts(p, side)["reasoning"]
+    if not reasoning:
+        return False
+    years = len(YEAR.findall(reasoning)) >= 2
+    counts = len(_COUNT.findall(YEAR.sub(" ", reasoning))) >= 2
+    if _QUANTITY_CUES.search(q):
+        return not (counts or years and _DATE_CUES.search(q))
+    return bool(_DATE_CUES.search(q)) and not years
+
+
+def undecided(p: Pair, item, side: str) -> bool:
+    """A reasoning that leaves a hop unused (no step names its entity or restates its
+    evidence, as when "Lucas Grabeel is an American actor, so the answer is Lucas Grabeel"
+    never uses the Switched at Birth fact), or a bridge reasoning whose last sentence does not
+    state the answer."""
+    from tjb_lib.pairs.candidates import hop_sentences, hops, mentions
+    from tjb_lib.pairs.standalone import entity_of, short_name
+
+    reasoning = parts(p, side)["reasoning"]
+    if not reasoning or item.answer.strip().lower() in ("yes", "no"):
+        return False
+    for h in hops(item):
+        names = {short_name(h), entity_of(item, h).name or short_name(h)}
+        others = content_words(" ".join(short_name(o) for o in hops(item) if o != h)
+                               + " " + item.answer)
+        said = content_words(reasoning) - others
+        if not (any(mentions(reasoning, n) for n in names)
+                or any(len(content_words(s) & said) >= 3 for s in hop_sentences(item, h))):
+            return True
+    last = sentences(reasoning)[-1]
+    stated = [a for a in (item.answer, p.meta.get("wrong_answer")) if a]   # a conflict's side
+    return item.type != "comparison" and not any(mentions(last, a) for a in stated)
+
+
+def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
+    """(rule, sentence) for every rule a HotpotQA pair breaks (empty for other sources)."""
+    if p.source != "hotpotqa":
+        return []
+    from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
+
+    item = items[p.source_id]
+    out = []
+    for side in ("plain", "cited"):
+        part = parts(p, side)
+        shown = sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]]))
+        for s in shown:
+            if non_names(s):
+                out.append(("non-name title", s))
+            if leaning(s):
+                out.append(("leaning opening", s))
+        for s in sentences(part["reasoning"]):
+            if cut(s):
+                out.append(("cut sentence", s))
+        if side in full_sides(p):
+            if comparison_without_values(p, item, side):
+                out.append(("comparison without both values", part["reasoning"]))
+            if undecided(p, item, side):
+                out.append(("reasoning without the deciding fact", part["reasoning"]))
+    why = gold_contradiction(item) or gold_unsupported(item)
+    if why:
+        out.append(("gold not supported by its evidence", why))
+    return out

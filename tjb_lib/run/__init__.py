@@ -1,0 +1,1 @@
+"""Running the compendium: the runs a float needs, notebooks under papermill, reproduce, estimates, generation, checks and benchmarks."""
