@@ -37,7 +37,7 @@ def upward_imports(lib: Path = LIB) -> list[str]:
         here = _wing(".".join(rel.parts))
         if ".".join(rel.parts) in ("tjb_lib.cli", "tjb_lib.__main__"):
             continue  # the CLI sits above every wing
-        for name in _imports(path):
+        for name in sorted(_imports(path)):
             there = _wing(name)
             if there and there != here and (here is None or rank[there] > rank[here]):
                 found.append(f"{rel}: imports {name}")
