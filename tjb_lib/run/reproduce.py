@@ -184,11 +184,11 @@ def reproduce(only: str | None = None, replay_only: bool = False, judge: str | N
     sources = notebook_sources(only)
     workers = workers or (min(REPLAY_WORKERS, usable_cores()) if replay_only else 1)
     with results.hold(final):  # one run per judge's results; stale staging folders removed
-        return _run_all(sources, parameters, final, workers, only)
+        return _run_all(sources, parameters, final, workers, only, spec)
 
 
 def _run_all(sources: list[Path], parameters: dict, final: Path, workers: int,
-             only: str | None) -> int:
+             only: str | None, spec) -> int:
     """Run ``sources`` into a staging folder and publish it as ``final`` when all ran."""
     import papermill as pm
 
