@@ -25,7 +25,7 @@ from _jupyter import (NOTEBOOK_JS, chromium, git_repo, jupyter_lab, needs_browse
 SHIPPED = paths.RAW_OUTPUTS / "smollm2"
 EXPLORER_EXAMPLE = """\
 from IPython.display import Markdown
-from tjb_lib import explore
+from tjb_lib.teaching import explore
 from tjb_lib.pairs import load_split
 
 p = next(p for p in load_split("moderate_finqa") if p.task.count("$") >= 2)

@@ -306,16 +306,20 @@ def test_real_smollm2_converts_once_reuses_the_cache_and_scores_real_prompts():
     for r, m in zip(out, masses):
         assert r.status == "ok" and 0.0 < m <= 1.0
         assert sum(r.label_probs.values()) == pytest.approx(1.0, abs=1e-9)
-    if source == SHIPPED:  # the same calls as the shipped store's, to the last 1e-4
+    # float32 gives the same probabilities to the last 1e-4 however prompts are batched; bfloat16
+    # rounds differently as prompts share a prefix cache or a batch, so there the labels agree and
+    # the probabilities are as close as the numerics check finds (under 0.05)
+    tol = 1e-4 if judge.metadata()["params"]["dtype"] == "float32" else 0.05
+    if source == SHIPPED:  # the same calls as the shipped store's
         shipped = {}
         for line in (paths.RAW_OUTPUTS / "smollm2" / "calls.jsonl").read_text().splitlines():
             rec = json.loads(line)
             shipped[rec["key"]] = rec["response"]["label_probs"]
         stored = [shipped[request_key(judge.identity(), r)] for r in reqs]
         for r, probs in zip(out, stored):
-            assert all(r.label_probs[k] == pytest.approx(probs[k], abs=1e-4) for k in LABELS)
+            assert all(r.label_probs[k] == pytest.approx(probs[k], abs=tol) for k in LABELS)
         assert verdicts == [max(p, key=p.get) for p in stored]
-    assert out[0].label_probs["A"] == pytest.approx(first.label_probs["A"], abs=1e-4)
+    assert out[0].label_probs["A"] == pytest.approx(first.label_probs["A"], abs=tol)
     assert any(r.meta["prefix_tokens_reused"] > 0 for r in out[1:])
 
     gen_req = Request(reqs[0].messages, reqs[0].template, reqs[0].template_version, kind="text", max_tokens=20)

@@ -182,7 +182,11 @@ def _count_runs(jobs) -> None:
     """Count every run's calls once; while the tokenizer works on texts the kept counts lack
     (the slow part: a minute or two for the paper matrix), say after each run how far it is,
     on one line of stderr."""
+    from tjb_lib.pairs import load_split
+
     jobs = list(jobs)
+    for split in dict.fromkeys(j.split for j in jobs):
+        load_split(split)  # a missing or damaged split stops here, before any progress line
     for i, j in enumerate(jobs, start=1):
         before = counted_new()
         run_calls(j.split, j.protocol, j.limit)
