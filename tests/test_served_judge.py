@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pandas as pd
 import pytest
@@ -49,7 +50,8 @@ def test_reproduce_runs_a_served_model_under_its_own_name_and_reports_what_answe
     report = (folder / "REPORT.md").read_text()
     first = report.split("\n\n")[1]  # the paragraph under the title
     assert "`myjudge`" in first and "model `M`" in first
-    assert "http://localhost/v1" in first  # the endpoint as the run metadata records it
+    port = urlsplit(server.openai_url).port
+    assert f"http://localhost:{port}/v1" in first  # the endpoint as the run metadata records it
     assert f"`M{SNAPSHOT_SUFFIX}`" in first  # the id the endpoint answered as
     assert "not one of the paper's judges" in first and "135M" not in report
     meta = json.loads((root / "outputs" / "metadata" / "myjudge.json").read_text())
@@ -59,7 +61,7 @@ def test_reproduce_runs_a_served_model_under_its_own_name_and_reports_what_answe
     cells = json.loads((folder / "notebooks" / "04_resolution_loss.ipynb").read_text())["cells"]
     shown = "".join("".join(o.get("data", {}).get("text/markdown", "")) for c in cells
                     for o in c.get("outputs", []))
-    assert "**Judge `myjudge`**: model `M` at `http://localhost/v1`" in shown
+    assert f"**Judge `myjudge`**: model `M` at `http://localhost:{port}/v1`" in shown
 
 
 def test_a_catalog_name_answered_by_another_model_is_not_reported_as_the_papers(tmp_path):

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -33,7 +34,9 @@ def served(server, name: str = "smollm2", **params):
 def test_a_served_judge_gives_json_verdicts_label_probabilities_and_its_model_id(vllm_server,
                                                                                 tmp_path):
     judge = served(vllm_server)
-    assert judge.params["logprobs"] is True and judge.identity()["endpoint"] == "http://localhost/v1"
+    port = urlsplit(vllm_server.base_url).port  # the port is part of the endpoint's identity
+    assert judge.params["logprobs"] is True
+    assert judge.identity()["endpoint"] == f"http://localhost:{port}/v1"
     df = run(SPLIT, "L2", judge, limit=3, out_dir=tmp_path, progress=False)
     assert len(df) == 6 and (df["calls"] == 1).all()
     assert (df["model_returned"] == vllm_server.served_model_name).all()
