@@ -94,13 +94,20 @@ def comparison_calls(spec: Spec, requests: list[Request], restated: list[str]) -
 
 
 @lru_cache(maxsize=None)
+def _pairs(split: str) -> tuple[Pair, ...]:
+    """A split's pairs, read once per process: every protocol and limit of it reuses them."""
+    from tjb_lib.pairs import load_split
+
+    return tuple(load_split(split))
+
+
+@lru_cache(maxsize=None)
 def run_calls(split: str, protocol: str, limit: int | None = None) -> tuple[tuple[Call, ...], int]:
     """(every call, the number of ordered comparisons) of one run: a split under a CLI protocol
     name, both orders of every pair. Every distinct text is counted once, in one batch."""
-    from tjb_lib.pairs import load_split
     from tjb_lib.protocols import ordered_comparisons
 
-    pairs = load_split(split)
+    pairs = list(_pairs(split))
     comparisons = ordered_comparisons(pairs[:limit] if limit is not None else pairs,
                                       expand(protocol, split))
     planned = [(spec, *comparison_requests(pair, order, spec)) for pair, order, spec in comparisons]
@@ -182,11 +189,9 @@ def _count_runs(jobs) -> None:
     """Count every run's calls once; while the tokenizer works on texts the kept counts lack
     (the slow part: a minute or two for the paper matrix), say after each run how far it is,
     on one line of stderr."""
-    from tjb_lib.pairs import load_split
-
     jobs = list(jobs)
     for split in dict.fromkeys(j.split for j in jobs):
-        load_split(split)  # a missing or damaged split stops here, before any progress line
+        _pairs(split)  # a missing or damaged split stops here, before any progress line
     for i, j in enumerate(jobs, start=1):
         before = counted_new()
         run_calls(j.split, j.protocol, j.limit)
