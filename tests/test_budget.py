@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tjb_lib.run.estimate import count_request, count_text
-from tjb_lib.judges.batch import collect, submit_batch, wait
+from tjb_lib.judges.batch import collect, custom_id_for, submit_batch, wait
 from tjb_lib.judges.budget import (BUDGET_ENV, LEDGER_ENV, Budget, BudgetExceeded, _cost,
                                    bounded, counted, response_cost, set_budget, shared_budget,
                                    worst_case_tokens)
@@ -237,8 +237,81 @@ def test_a_batch_is_charged_its_worst_case_first_and_settled_when_collected(faul
     charged = budget.spent()
     wait(judge, batch_id, interval_s=1, sleep=lambda s: None)
     results = collect(judge, batch_id)
-    actual = sum(response_cost("gpt-5.5", r, batch=True) for r in results.values())
+    actual = sum(response_cost("gpt-5.5", counted(r, results[custom_id_for(judge, r)]),
+                               batch=True) for r in requests)  # as a real-time call is counted
     assert 0 < actual < charged and budget.spent() == pytest.approx(actual)
+
+
+def _zero_usage(_: int, line: str) -> str:
+    """A batch result line as a server that reports no tokens at all writes it."""
+    row = json.loads(line)
+    reply = (row.get("response") or {}).get("body") or (row.get("result") or {}).get("message")
+    reply["usage"] = ({"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+                      if "choices" in reply else {"input_tokens": 0, "output_tokens": 0})
+    return json.dumps(row)
+
+
+def _floor(model: str, requests: dict[str, Request], results: dict[str, Response]) -> float:
+    """Our own count of every line's prompt and reply, at batch price."""
+    return sum(_cost(model, count_request(r), min(count_text(results[cid].text), r.max_tokens),
+                     batch=True) for cid, r in requests.items())
+
+
+@pytest.fixture
+def batch_judges(fault_server, monkeypatch):
+    monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", FAKE_KEY)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
+    urls = {"gpt-5.5": fault_server.openai_url, "claude-sonnet-4-6": fault_server.anthropic_url}
+    return lambda name, budget: get_judge(name, base_url=urls[name], budget=budget, retry=RetryPolicy(
+        max_attempts=1, sleep=lambda s: None))
+
+
+@pytest.mark.parametrize("name", ["gpt-5.5", "claude-sonnet-4-6"])
+def test_batch_lines_reporting_zero_usage_are_charged_the_floor_and_the_next_batch_stops(
+        fault_server, batch_judges, name):
+    """Batch results were charged what their lines reported, so zero usage made a batch free
+    and the next one was accepted; each line now costs our own count, as a real-time call."""
+    fault_server.damage_result_line = _zero_usage
+    pairs = load_split(SPLIT)[:4]
+    requests = {custom_id_for(batch_judges(name, None), r): r for r in
+                (build_request(p, "cited_first", Spec("ladder", "L1")) for p in pairs)}
+    worst = sum(_cost(name, *worst_case_tokens(r), batch=True) for r in requests.values())
+    first = batch_judges(name, Budget(1.0))
+    batch_id = submit_batch(first, requests)
+    wait(first, batch_id, interval_s=1, sleep=lambda s: None)
+    results = collect(first, batch_id, list(requests))
+    assert all(r.status == "ok" and r.input_tokens == 0 == r.output_tokens
+               for r in results.values())  # stored as the server said
+    floor = _floor(name, requests, results)
+    assert floor > 0 and first.budget.spent() == pytest.approx(floor)
+    # a budget that fits one batch's worst case but not a second one on top of the floor
+    budget = Budget(worst + floor / 2)
+    judge = batch_judges(name, budget)
+    batch_id = submit_batch(judge, requests)
+    wait(judge, batch_id, interval_s=1, sleep=lambda s: None)
+    collect(judge, batch_id, list(requests))
+    assert budget.spent() == pytest.approx(floor) and budget.spent() + worst > budget.limit_usd
+    submitted = fault_server.count()
+    with pytest.raises(BudgetExceeded, match="a batch of requests"):
+        submit_batch(judge, requests)  # at zero usage it fitted (0 + worst <= limit)
+    assert fault_server.count() == submitted  # nothing uploaded
+
+
+def test_a_batch_submitted_by_a_killed_run_is_charged_when_collected(fault_server,
+                                                                     batch_judges):
+    """A batch submitted by an earlier process (no charge here) is charged its results' floor
+    when this process collects it against its requests, as the batch rounds do."""
+    fault_server.damage_result_line = _zero_usage
+    requests = {custom_id_for(batch_judges("gpt-5.5", None), r): r for r in
+                (build_request(p, "cited_first", Spec("ladder", "L1"))
+                 for p in load_split(SPLIT)[:3])}
+    earlier = batch_judges("gpt-5.5", None)
+    batch_id = submit_batch(earlier, requests)
+    wait(earlier, batch_id, interval_s=1, sleep=lambda s: None)
+    budget = Budget(1.0)
+    results = collect(batch_judges("gpt-5.5", budget), batch_id, requests)
+    floor = _floor("gpt-5.5", requests, results)
+    assert floor > 0 and budget.spent() == pytest.approx(floor)
 
 
 @pytest.mark.slow

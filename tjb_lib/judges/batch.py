@@ -10,7 +10,8 @@ batch's own errors. The batch-level HTTP calls use the judge's retry policy; giv
 raises ``BatchError``. Batch mode is for
 the judges whose provider declares a batch API (``Provider.batch``); each API's own wire format
 is its ``batch_api`` module (``openai_batch``, ``anthropic_batch``). With a budget, a batch is
-charged at its worst case before it is submitted and settled when it is collected.
+charged at its worst case before it is submitted (refused when that would pass the budget) and
+settled when it is collected, each line at the floor a real-time call has (``budget.call_usd``).
 """
 from __future__ import annotations
 
@@ -125,12 +126,13 @@ def submit_batch(judge: Judge, requests: Sequence[Request] | Mapping[str, Reques
     charged = judge.budget.charge_batch(judge.model, items.values()) if judge.budget else None
     batch_id = api.submit(judge, client, items)
     if charged is not None:
-        _CHARGED[batch_id] = charged
+        _CHARGED[batch_id] = (charged, items)
     return batch_id
 
 
-#: worst-case dollars charged to the budget per batch id submitted by this process
-_CHARGED: dict[str, float] = {}
+#: per batch id submitted by this process: the worst-case dollars charged to the budget, and
+#: its requests by custom id (their results are settled against them)
+_CHARGED: dict[str, tuple[float, dict[str, Request]]] = {}
 
 
 def poll(judge: Judge, batch_id: str) -> BatchStatus:
@@ -153,11 +155,13 @@ def wait(judge: Judge, batch_id: str, interval_s: float = 60.0, timeout_s: float
         slept += interval_s
 
 
-def collect(judge: Judge, batch_id: str, ids: Sequence[str] = ()) -> dict[str, Response]:
+def collect(judge: Judge, batch_id: str, ids: Sequence[str] | Mapping[str, Request] = ()
+            ) -> dict[str, Response]:
     """Results of a finished batch as {custom_id: Response}; failed lines are failed Responses,
     and so is each of ``ids`` the batch returned nothing for, with the reason (a batch that
     failed as a whole: its errors). Then the batch's worst-case budget charge is replaced by
-    what the results cost."""
+    what the results cost; a batch this process did not submit (a killed run's) is charged
+    what its results cost when ``ids`` maps them to their requests."""
     try:
         out = batch_api(judge).results(judge, judge.client, batch_id)
         missing = f"batch {batch_id} returned no result for this request"
@@ -172,7 +176,10 @@ def collect(judge: Judge, batch_id: str, ids: Sequence[str] = ()) -> dict[str, R
     for cid in ids:
         out.setdefault(cid, Response(status="failed", error=missing, text="\n".join(damaged)
                                      or None, meta={"batch_id": batch_id}))
-    charged = _CHARGED.pop(batch_id, None)
-    if charged is not None and judge.budget is not None:
-        judge.budget.settle_batch(charged, judge.model, out.values())
+    charged, requests = _CHARGED.pop(batch_id, (None, {}))
+    if isinstance(ids, Mapping):
+        requests = {**ids, **requests}
+    if judge.budget is not None and requests:
+        judge.budget.settle_batch(charged, judge.model,
+                                  [(requests[cid], r) for cid, r in out.items() if cid in requests])
     return out

@@ -10,7 +10,8 @@ recorded as failed). After the call the reservation is replaced by what the repl
 that usage held to what the call could use (``bounded``) and never below our own count of the
 prompt and of the reply's text (``counted``): a server cannot make a call cost less than what it
 visibly read and wrote, nor more than its reservation, and an ok reply that reports no usage
-counts as its reservation. Calls answered from the store cost nothing and are never reserved.
+counts as its reservation (``call_usd``, the one rule for a real-time call and a batch line
+alike). Calls answered from the store cost nothing and are never reserved.
 
 The limit and a ledger file travel in the environment (``TJB_BUDGET_USD``,
 ``TJB_BUDGET_LEDGER``), so the notebooks that ``reproduce`` runs in separate kernels share one
@@ -176,11 +177,7 @@ class Budget:
         settled: list[float] = []
 
         def settle(response: Response) -> None:
-            has_usage = response.input_tokens is not None and response.output_tokens is not None
-            if response.status == "ok" and not has_usage:
-                settled.append(worst)  # a reply that says nothing of its usage: the most
-            else:
-                settled.append(response_cost(model, counted(request, response), batch=batch))
+            settled.append(call_usd(model, request, response, batch=batch))
 
         try:
             yield settle
@@ -202,12 +199,21 @@ class Budget:
             self._record(worst)
         return worst
 
-    def settle_batch(self, charged: float, model: str, responses: Iterable[Response]) -> None:
-        """Replace a batch's charge by what its results cost, never more than it was charged
-        (the results' usage cannot be held to their requests here, so the charge bounds it)."""
-        actual = min(charged, sum(response_cost(model, r, batch=True) for r in responses))
+    def settle_batch(self, charged: float | None, model: str,
+                     results: Iterable[tuple[Request, Response]]) -> float:
+        """Replace a batch's charge by what its results cost, each (request, result) at
+        ``call_usd`` as a real-time call is (so zero usage on every line still costs the floor),
+        never more than it was charged. ``charged`` None: the batch was charged by an earlier
+        process (a killed run's batch collected now), so its results' cost is added, unchecked:
+        they are paid, and the next call or batch is refused if they took the spend past the
+        limit. Returns what the results cost."""
+        actual = sum(call_usd(model, request, response, batch=True)
+                     for request, response in results)
+        if charged is not None:
+            actual = min(charged, actual)
         with self._lock:
-            self._record(actual - charged)
+            self._record(actual - (charged or 0.0))
+        return actual
 
 
 def _cost(model: str, n_in: int, n_out: int, batch: bool) -> float:
@@ -216,6 +222,16 @@ def _cost(model: str, n_in: int, n_out: int, batch: bool) -> float:
         raise BudgetExceeded(f"budget: no provider prices model {model!r}, so a budget cannot "
                              "be kept; add its price to its provider or run without --budget")
     return r.usd(n_in, n_out, batch=batch and r.batch_discount is not None)
+
+
+def call_usd(model: str, request: Request, response: Response, batch: bool = False) -> float:
+    """What one call is counted at, in real time or as a batch line: an ok reply that says
+    nothing of its usage at the most the call could cost, any other at its ``counted`` usage
+    (held to the call's bounds and never below our own count of its prompt and reply)."""
+    if response.status == "ok" and (response.input_tokens is None
+                                    or response.output_tokens is None):
+        return _cost(model, *worst_case_tokens(request), batch=batch)
+    return response_cost(model, counted(request, response), batch=batch)
 
 
 def response_cost(model: str, response: Response, batch: bool = False) -> float:

@@ -87,7 +87,7 @@ def batch_rounds(comps: list[tuple], judge: Judge, store: ResponseStore, max_rou
         print(f"{judge.name}: batch {batch_id} holds {len(todo)} requests; waiting",
               file=sys.stderr)
         batch.wait(judge, batch_id, interval_s=interval_s)
-        results = batch.collect(judge, batch_id, list(todo))
+        results = batch.collect(judge, batch_id, todo)
         for key, request in todo.items():
             store.put(key, identity, request, results[key])
         _log_batch(log, {"batch_id": batch_id, "collected": True})
