@@ -1,12 +1,15 @@
 """The notebooks: each runs under papermill on the shipped raw outputs (replay only, no judge
 call) and writes the floats the registry gives it, with the paper's rows and its figures inside
-the executed notebook; a bad parameter stops it in the set-up cell with a one-line message; a
-rerun writes the same file; notebook 00 never rewrites the shipped splits."""
+the executed notebook; a bad parameter stops it in the set-up cell with a one-line message, and
+bad input met later (a damaged store or split, no key, an outputs folder that cannot be made)
+with the error's one line; a rerun writes the same file; notebook 00 never rewrites the shipped
+splits."""
 from __future__ import annotations
 
 import ast
 import hashlib
 import json
+import os
 import pkgutil
 import shutil
 from pathlib import Path
@@ -221,6 +224,63 @@ def test_a_bad_parameter_stops_the_notebook_in_its_set_up_with_one_line(tmp_path
     assert err.value.traceback == [f"ParameterError: {err.value.evalue}"]  # the message alone
     assert err.value.exec_count <= 3  # the set-up cell, not a traceback deep in a run
     assert not (tmp_path / "outputs" / "tables").exists()
+
+
+def _damaged_store(root: Path) -> None:
+    store = root / "outputs" / "raw_outputs" / "smollm2"
+    shutil.copytree(SHIPPED, store)
+    lines = (store / "calls.jsonl").read_bytes().splitlines(keepends=True)
+    lines[1] = b"{not a record}\n"
+    (store / "calls.jsonl").write_bytes(b"".join(lines))
+
+
+def _damaged_split(root: Path) -> None:
+    (root / "data" / "splits").unlink()
+    shutil.copytree(paths.SPLITS, root / "data" / "splits")
+    lines = (root / "data" / "splits" / "mechanical_hotpotqa.jsonl").read_text().splitlines()
+    lines[2] = "{broken"
+    (root / "data" / "splits" / "mechanical_hotpotqa.jsonl").write_text("\n".join(lines))
+
+
+#: bad input a notebook meets after its parameters: (name, params, damage, error, what the line
+#: names); each once showed the library frames that raised it
+BAD_INPUTS = [
+    ("a damaged store line", {}, _damaged_store, "StoreError", ("calls.jsonl line 2",)),
+    ("a damaged split line", {}, _damaged_split, "RunError",
+     ("mechanical_hotpotqa.jsonl line 3",)),
+    ("an API judge with no key", {"judge": "gpt-5.5", "replay_only": False}, None,
+     "MissingAPIKey", ("OPENAI_API_KEY",)),
+    ("an outputs folder that cannot be made", {"outputs_dir": "/dev/null/x"}, None,
+     "NotADirectoryError", ("/dev/null/x/tables", "Not a directory")),
+]
+
+
+@needs_shipped
+@pytest.mark.parametrize("name, params, damage, ename, names", BAD_INPUTS,
+                         ids=[c[0] for c in BAD_INPUTS])
+def test_bad_input_stops_the_notebook_with_one_line_naming_it(name, params, damage, ename,
+                                                              names, tmp_path, monkeypatch):
+    """What the kernel reports (papermill's error, the executed copy) is the error's one line,
+    naming the file and item, as the command line says it; what the store held stays."""
+    import papermill as pm
+
+    root = tmp_path / "root"
+    (root / "data").mkdir(parents=True)
+    for item in paths.DATA.iterdir():
+        (root / "data" / item.name).symlink_to(item)
+    if damage:
+        damage(root)
+    store = root / "outputs" / "raw_outputs" / "smollm2" / "calls.jsonl"
+    before = store.read_bytes() if store.exists() else None
+    monkeypatch.setenv("TJB_ROOT", str(root))  # the kernel starts with this environment
+    for key in [k for k in os.environ if k.endswith("_API_KEY")]:
+        monkeypatch.delenv(key)
+    with pytest.raises(pm.PapermillExecutionError) as err:
+        _execute("02_presentation", tmp_path, **params)
+    e = err.value
+    assert e.ename == ename and all(n in e.traceback[0] for n in names), e.traceback
+    assert len(e.traceback) == 1 and "\n" not in e.traceback[0] and "File " not in e.traceback[0]
+    assert (store.read_bytes() if store.exists() else None) == before
 
 
 def _splits_digest() -> str:

@@ -50,15 +50,62 @@ class ParameterError(ValueError):
         return [f"ParameterError: {self}"]
 
 
+def _bad_input_errors() -> tuple[type[BaseException], ...]:
+    """The errors whose message names the file and item to fix (or the key, the budget, the
+    folder): a damaged split, store or rows line, a missing manifest or key, a budget reached,
+    a batch that failed, a file that cannot be read or written."""
+    from tjb_lib.data import DataError
+    from tjb_lib.judges.base import FatalJudgeError
+    from tjb_lib.judges.batch import BatchError
+    from tjb_lib.runner.comparisons import RunError
+    from tjb_lib.store import SecretLeakError, StoreError
+    from tjb_lib.validation.annotate import WorkbookError
+
+    return (RunError, StoreError, SecretLeakError, FatalJudgeError, BatchError, DataError,
+            WorkbookError, OSError)
+
+
+def _one_line(shell, etype, value, tb, tb_offset=None) -> list[str]:
+    """Show a bad-input error as its type and message on one line (a file error as the file,
+    then what went wrong), redacted like everything the kernel prints: given to IPython as the
+    error's own rendering (``_render_traceback_``, as ``ParameterError`` has), so the error the
+    kernel reports (papermill's, the executed copy's) holds that line alone."""
+    from tjb_lib.redaction import redact
+
+    if isinstance(value, OSError) and value.filename and value.strerror:
+        message = f"{value.filename}: {value.strerror}"
+    else:
+        message = str(value)
+    line = [redact(f"{etype.__name__}: {' '.join(message.split())}")]
+    value._render_traceback_ = lambda: line
+    shell.showtraceback((etype, value, tb))
+    return line
+
+
+def one_line_errors() -> None:
+    """In a notebook kernel, show a bad-input error (``_bad_input_errors``) as its one line, as
+    the command line does, instead of under the library frames that raised it; the cell still
+    fails, so papermill and ``reproduce`` stop there with a non-zero exit. Elsewhere nothing."""
+    import sys
+
+    ipython = sys.modules.get("IPython")  # not imported: no shell to tell
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None:
+        shell.set_custom_exc(_bad_input_errors(), _one_line)
+
+
 def check_parameters(judge: str, scale: str = "default", seed: int = 0,
                      replay_only: bool = False, outputs_dir: str | Path = "",
                      base_url: str = "", model: str = "") -> JudgeSpec:
     """Fail early, in one line (``ParameterError``), on a parameter of the wrong type or a name
     the library does not know: ``replay_only="False"`` and ``seed="abc"`` are errors, not True
     and a seed. Returns the judge the name resolves to (with ``base_url`` and ``model``, as
-    ``judge --base-url --model`` resolves it), for the rest of the notebook."""
+    ``judge --base-url --model`` resolves it), for the rest of the notebook. Every notebook
+    calls it first, so from here on its kernel shows bad input in one line
+    (``one_line_errors``)."""
     from tjb_lib.judges.catalog import resolve
 
+    one_line_errors()
     values = {"judge": judge, "scale": scale, "seed": seed, "replay_only": replay_only,
               "outputs_dir": outputs_dir, "base_url": base_url, "model": model}
     for name, value in values.items():
