@@ -1,7 +1,7 @@
 """Kernels import the checkout they run in: a notebook started in a copy of the repository, in
-an environment whose editable install is another checkout (papermill from any folder with
-``--cwd notebooks``, as JupyterLab starts kernels), writes its tables inside that copy (it once
-imported the other checkout's tjb_lib and wrote into its outputs)."""
+an environment whose editable install is another checkout (papermill with ``--cwd notebooks``,
+as JupyterLab starts kernels, or from any other folder without it), writes its tables inside
+that copy (it once imported the other checkout's tjb_lib and wrote into its outputs)."""
 from __future__ import annotations
 
 import os
@@ -15,26 +15,66 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+def _copy(root: Path) -> Path:
+    """A copy of the repository's package, notebooks (as .ipynb too) and the embedded judge's
+    store, with the data linked."""
+    root.mkdir()
+    shutil.copytree(REPO / "tjb_lib", root / "tjb_lib",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "notebooks", root / "notebooks", symlinks=True,
+                    ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints"))
+    (root / "data").symlink_to(REPO / "data")
+    shutil.copytree(REPO / "outputs" / "raw_outputs" / "smollm2",
+                    root / "outputs" / "raw_outputs" / "smollm2")
+    source = root / "notebooks" / "02_presentation.py"
+    subprocess.run([sys.executable, "-m", "jupytext", "--to", "ipynb", str(source)], check=True,
+                   env=_env(), capture_output=True)
+    return root
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TJB_ROOT")}
+    return {**env, **extra}
+
+
+def _tables(root: Path) -> list[str]:
+    return sorted(p.name for p in (root / "outputs" / "judges" / "smollm2" / "tables").glob(
+        "table_a9.*"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["python -m papermill", "papermill"])
+def test_papermill_started_elsewhere_without_cwd_runs_the_notebooks_own_checkout(tmp_path,
+                                                                                   how):
+    """From a folder outside both checkouts, without ``--cwd``, the kernel first imports the
+    environment's checkout (here ``other``, first on PYTHONPATH as an editable install of it
+    would be); that package hands the import to the notebook's own checkout, so the tables land
+    there and nothing is written in the other checkout or in the folder papermill ran from."""
+    copy, other, elsewhere = _copy(tmp_path / "copy"), tmp_path / "other", tmp_path / "elsewhere"
+    other.mkdir()
+    shutil.copytree(REPO / "tjb_lib", other / "tjb_lib",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    elsewhere.mkdir()
+    papermill = ([sys.executable, "-m", "papermill"] if how == "python -m papermill" else
+                 [str(Path(sys.executable).parent / "papermill")])
+    done = subprocess.run(
+        [*papermill, str(Path("..") / "copy" / "notebooks" / "02_presentation.ipynb"),
+         "executed.ipynb", "-p", "replay_only", "True", "--log-level", "ERROR",
+         "--no-progress-bar"], env=_env(PYTHONPATH=str(other)), capture_output=True, text=True,
+        cwd=elsewhere, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert _tables(copy) == ["table_a9.csv", "table_a9.md"]
+    assert sorted(p.name for p in other.iterdir()) == ["tjb_lib"]  # no outputs/ made there
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["executed.ipynb"]
+
+
 @pytest.mark.slow
 def test_a_notebook_started_in_a_copy_writes_only_inside_that_copy(tmp_path):
-    copy = tmp_path / "copy"
-    copy.mkdir()
-    shutil.copytree(REPO / "tjb_lib", copy / "tjb_lib",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(REPO / "notebooks", copy / "notebooks", symlinks=True,
-                    ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints"))
-    (copy / "data").symlink_to(REPO / "data")
-    shutil.copytree(REPO / "outputs" / "raw_outputs" / "smollm2",
-                    copy / "outputs" / "raw_outputs" / "smollm2")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TJB_ROOT")}
-    source = copy / "notebooks" / "02_presentation.py"
-    subprocess.run([sys.executable, "-m", "jupytext", "--to", "ipynb", str(source)], check=True,
-                   env=env, capture_output=True)
+    copy = _copy(tmp_path / "copy")
     done = subprocess.run(
-        [sys.executable, "-m", "papermill", str(source.with_suffix(".ipynb")),
+        [sys.executable, "-m", "papermill", str(copy / "notebooks" / "02_presentation.ipynb"),
          str(tmp_path / "executed.ipynb"), "-p", "replay_only", "True",
          "--cwd", str(copy / "notebooks"), "--log-level", "ERROR", "--no-progress-bar"],
-        env=env, capture_output=True, text=True, cwd=tmp_path, timeout=600)
+        env=_env(), capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    tables = copy / "outputs" / "judges" / "smollm2" / "tables"
-    assert sorted(p.name for p in tables.glob("table_a9.*")) == ["table_a9.csv", "table_a9.md"]
+    assert _tables(copy) == ["table_a9.csv", "table_a9.md"]
