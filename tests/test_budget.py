@@ -262,8 +262,8 @@ def batch_judges(fault_server, monkeypatch):
     monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", FAKE_KEY)
     monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
     urls = {"gpt-5.5": fault_server.openai_url, "claude-sonnet-4-6": fault_server.anthropic_url}
-    return lambda name, budget: get_judge(name, base_url=urls[name], budget=budget, retry=RetryPolicy(
-        max_attempts=1, sleep=lambda s: None))
+    policy = RetryPolicy(max_attempts=1, sleep=lambda s: None)
+    return lambda name, budget: get_judge(name, base_url=urls[name], budget=budget, retry=policy)
 
 
 @pytest.mark.parametrize("name", ["gpt-5.5", "claude-sonnet-4-6"])
