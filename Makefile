@@ -60,7 +60,7 @@ $(VLLM_STAMP): constraints-vllm.txt
 	touch $@
 
 test: setup
-	$(BIN)/python -m pytest -q -rs -m "not peers"
+	$(BIN)/python -m pytest -q -rs --durations=15 -m "not peers"
 
 test-fast: setup
 	$(BIN)/python -m pytest -q -rs -m "not slow and not peers"
