@@ -40,3 +40,24 @@ def test_a_temp_file_a_killed_writer_left_is_removed_by_the_next_write(tmp_path)
     write_atomically(target, b"whole\n")
     assert target.read_bytes() == b"whole\n" and not stale.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.jsonl"]
+
+
+def test_another_writers_sweep_just_before_the_rename_leaves_the_temp_file_alone(tmp_path,
+                                                                                 monkeypatch):
+    """Two processes writing one rows file: the other one sweeps for temp files that killed
+    writers left at the worst moment, after this write's data is in and before its rename. The
+    temp file is still held then, so the sweep leaves it and the write lands (CI once saw
+    'No such file or directory' on the temp file when the hold ended before the rename)."""
+    from tjb_lib import files
+
+    target = tmp_path / "rows.jsonl"
+    swept = []
+    real_replace = os.replace
+
+    def sweep_then_replace(src, dst):
+        swept.append(files.remove_if_free(type(target)(src)))  # what the other process does
+        real_replace(src, dst)
+
+    monkeypatch.setattr(files.os, "replace", sweep_then_replace)
+    write_atomically(target, b"whole\n")
+    assert swept == [False] and target.read_bytes() == b"whole\n"
