@@ -147,6 +147,22 @@ def test_a_batch_that_fails_validation_stores_its_errors_as_each_requests_cause(
     assert again.attrs["run"]["batched"] == 4 and (again["decision"] != "failed").all()
 
 
+def test_a_batch_run_reports_what_its_batch_results_cost_at_the_batch_price(emulator, tmp_path):
+    """The results a run collects from a batch are paid by that run: its summary once said
+    "$0.0000 spent by this run" after a batch of four calls."""
+    emulator.batch_polls_to_complete = 1
+    df = run(SPLIT, "L0", judge_at("gpt-5.5", emulator), limit=2, batch=True, out_dir=tmp_path,
+             progress=False)
+    stored = [json.loads(x)["response"] for x in
+              (tmp_path / "gpt-5.5" / "calls.jsonl").read_text().splitlines()]
+    tokens = [(r["input_tokens"], r["output_tokens"]) for r in stored]
+    r = df.attrs["run"]
+    assert r["batched"] == 4 and r["calls"] == 0 and all(n > 0 for t in tokens for n in t)
+    assert (r["input_tokens"], r["output_tokens"]) == tuple(map(sum, zip(*tokens)))
+    assert r["usd"] == pytest.approx(sum(call_cost("gpt-5.5", i, o, batch=True) for i, o in tokens))
+    assert 0 < r["usd"] < sum(call_cost("gpt-5.5", i, o) for i, o in tokens)  # the discount
+
+
 def test_one_refused_line_keeps_the_good_results_and_collecting_again_raises_nothing(emulator):
     refused = Request(messages=(("user", "Which answer is better, A or B?"),), template="t",
                       template_version="1")  # JSON mode without the word: OpenAI's 400

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tjb_lib.judges.base import Judge
 from tjb_lib.records import Request, Response, stable_hash
+from tjb_lib.runner.calls import RunTally
 from tjb_lib.runner.comparisons import RunError
 from tjb_lib.store import ResponseStore, now_iso
 
@@ -40,15 +41,15 @@ def _log_batch(path: Path, rec: dict) -> None:
         os.fsync(f.fileno())
 
 
-def batch_rounds(comps: list[tuple], judge: Judge, store: ResponseStore, max_rounds: int = 4,
-                 interval_s: float = 60.0) -> int:
+def batch_rounds(comps: list[tuple], judge: Judge, store: ResponseStore, tally: RunTally,
+                 max_rounds: int = 4, interval_s: float = 60.0) -> None:
     """Fill the store through the provider's batch API, one round per protocol stage.
 
     Each round finds, for every comparison, the first call the store lacks (TRACE stage 2 only
     becomes known once stage 1 is stored), sends them as one batch, waits, and stores every
     result (failures too). Batch ids are logged in ``batches.jsonl`` so a killed run collects
-    its batch instead of paying for it twice. Returns the number of requests sent; whatever is
-    still missing afterwards is called in real time by the normal run.
+    its batch instead of paying for it twice. ``tally`` counts each collected result as paid by
+    this run; whatever is still missing afterwards is called in real time by the normal run.
     """
     from tjb_lib.judges import batch
     from tjb_lib.protocols import request_key, run_comparison
@@ -90,6 +91,6 @@ def batch_rounds(comps: list[tuple], judge: Judge, store: ResponseStore, max_rou
         results = batch.collect(judge, batch_id, todo)
         for key, request in todo.items():
             store.put(key, identity, request, results[key])
+            tally.batched_result(judge.model, results[key])
         _log_batch(log, {"batch_id": batch_id, "collected": True})
         sent |= set(todo)
-    return len(sent)

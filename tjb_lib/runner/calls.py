@@ -26,7 +26,7 @@ class RunTally:
     hits: int = 0           # calls answered from the store
     batched: int = 0        # requests sent through the provider's batch API first
     failed_calls: int = 0
-    input_tokens: int = 0   # of the calls made by this run
+    input_tokens: int = 0   # of the calls made by this run (in real time or by batch)
     output_tokens: int = 0
     usd: float = 0.0        # list-price dollars of the calls made by this run
     priced: bool = True
@@ -47,20 +47,30 @@ class RunTally:
         return hit.response
 
     def made(self, model: str, resp: Response, created_at: str) -> None:
-        cost = call_cost(model, resp.input_tokens, resp.output_tokens, resp.cached_input_tokens,
-                         resp.cache_write_tokens)
         with self.lock:
             self.calls += 1
             self.failed_calls += resp.status != "ok"
-            self.input_tokens += resp.input_tokens or 0
-            self.output_tokens += resp.output_tokens or 0
-            if cost is None:
-                self.priced = self.priced and resp.status != "ok"
-            else:
-                self.usd += cost
+            self._paid(model, resp, batch=False)
             self.call_dates.append(created_at)
             if resp.model_returned:
                 self.returned_models.add(resp.model_returned)
+
+    def batched_result(self, model: str, resp: Response) -> None:
+        """A result this run collected from the provider's batch API: paid by this run too, at
+        the batch price, though it is then served from the store."""
+        with self.lock:
+            self.batched += 1
+            self._paid(model, resp, batch=True)
+
+    def _paid(self, model: str, resp: Response, batch: bool) -> None:
+        cost = call_cost(model, resp.input_tokens, resp.output_tokens, resp.cached_input_tokens,
+                         resp.cache_write_tokens, batch=batch)
+        self.input_tokens += resp.input_tokens or 0
+        self.output_tokens += resp.output_tokens or 0
+        if cost is None:
+            self.priced = self.priced and resp.status != "ok"
+        else:
+            self.usd += cost
 
 
 def make_call(judge: Judge, store: ResponseStore, tally: RunTally,

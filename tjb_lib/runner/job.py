@@ -54,7 +54,7 @@ def run(split: str, protocol: str, judge: Judge | str, limit: int | None = None,
     rowlog = RowLog(rows_path, read_only=replay_only)  # read before any call: an unreadable
     # rows file costs nothing
     if batch and not replay_only:
-        tally.batched = batch_rounds(comps, judge, store)
+        batch_rounds(comps, judge, store, tally)
     results: list[dict | None] = [None] * len(comps)
     bar = tqdm(total=len(comps), desc=f"{judge.name} {split} {protocol}", unit="cmp",
                disable=None if progress else True, file=sys.stderr)  # None: only on a terminal
