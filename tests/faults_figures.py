@@ -2,8 +2,9 @@
 loopback fault server (seeded): every bad input and failing command of ``_bad_inputs``, kill -9
 at random points of a run, two processes on one store (on a working and on an always-failing
 endpoint), hostile replies, replies that echo the key, a replay of the shipped store with its
-last record damaged, a budget against overstated usage and under concurrency, and the parser
-on hostile replies under its 256 KB cap and 1, 10 and 100 MB past it.
+last record damaged, a budget against overstated usage and under concurrency, a batch result
+file with damaged lines, a notebook started in a copy of the repository, and the parser on
+hostile replies under its 256 KB cap and 1, 10 and 100 MB past it.
 
 ``python tests/faults_figures.py`` prints the line; ``test_faults_figures`` asserts it.
 """
@@ -24,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _bad_inputs import (CASES, COMMANDS, LIMIT, PROTOCOL, REPO, SPLIT,  # noqa: E402
                          command_root, damage_last_call, judge_argv, judge_dir, make_root, state)
+from _checkout_copy import a9_tables, clean_env, copy_checkout  # noqa: E402
 from _hostile import HOSTILE, HOSTILE_MB_UNITS  # noqa: E402
 from fault_server import FAKE_KEY, MODEL_PATHS, Fault, FaultServer  # noqa: E402
 from tjb_lib.seeds import SEED  # noqa: E402
@@ -318,6 +320,56 @@ def budget(tmp: Path, usd: str = "0.05") -> dict:
     return made
 
 
+def batch_damaged(tmp: Path) -> dict:
+    """``judge --batch`` (gpt-5.5, Claude) whose result file comes back with its second line cut
+    in half and its fourth not JSON: per judge, the lines returned whole (paid), how many of
+    them the store kept as verdicts, and the damaged lines stored failed with their bytes."""
+    cut = {1: lambda x: x[: len(x) // 2], 3: lambda x: "garbage from a proxy"}
+    made = {}
+    for judge in ("gpt-5.5", "claude-sonnet-4-6"):
+        with FaultServer(latency_s=0.0, batch_polls_to_complete=1) as server:
+            server.damage_result_line = lambda i, x: cut.get(i, lambda y: y)(x)
+            root = make_root(tmp / judge)
+            url = server.anthropic_url if judge.startswith("claude") else server.openai_url
+            got = _judge(root, ["judge", "--split", SPLIT, "--protocol", PROTOCOL, "--judge",
+                                judge, "--base-url", url, "--limit", str(LIMIT), "--batch"],
+                         _env(root, OPENAI_COMPATIBLE_API_KEY=FAKE_KEY))
+        store = root / "outputs" / "raw_outputs" / judge / "calls.jsonl"
+        stored = [json.loads(x)["response"] for x in store.read_text().splitlines()]
+        sent = 2 * LIMIT  # both orders of each pair
+        kept = sum(r["status"] == "ok" for r in stored)
+        made[judge] = {"exit": got.returncode, "sent": sent, "paid": sent - len(cut),
+                       "kept": kept, "lost": sent - len(cut) - kept,
+                       "damaged_kept_raw": sum(r["status"] == "failed" and bool(r["text"])
+                                               for r in stored)}
+    return made
+
+
+def notebook_copy(tmp: Path) -> dict:
+    """Notebook 02 started by papermill in a copy of the repository whose environment imports
+    another checkout first: with ``--cwd`` in the copy, and from a third folder without it.
+    Where its tables landed, and whatever it wrote anywhere else."""
+    made = {}
+    for how in ("cwd", "elsewhere"):
+        base = tmp / how
+        base.mkdir(parents=True)
+        copy, other, elsewhere = copy_checkout(base / "copy"), base / "other", base / "elsewhere"
+        shutil.copytree(REPO / "tjb_lib", other / "tjb_lib",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        elsewhere.mkdir()
+        where = ["--cwd", str(copy / "notebooks")] if how == "cwd" else []
+        got = subprocess.run(
+            [sys.executable, "-m", "papermill", str(copy / "notebooks" / "02_presentation.ipynb"),
+             "executed.ipynb", "-p", "replay_only", "True", *where, "--log-level", "ERROR",
+             "--no-progress-bar"], env=clean_env(PYTHONPATH=str(other)), capture_output=True,
+            text=True, cwd=elsewhere, timeout=600)
+        made[how] = {"exit": got.returncode, "tables_in_copy": a9_tables(copy),
+                     "written_elsewhere": sorted(
+                         str(p.relative_to(base)) for p in (*other.rglob("*"), *elsewhere.iterdir())
+                         if "tjb_lib" not in p.parts and p.name != "executed.ipynb")}
+    return made
+
+
 def stop_signal(tmp: Path, signum: int = signal.SIGINT, after_calls: int = 10) -> dict:
     """``reproduce`` judging notebook 04 with gpt-5.5 against the emulator gets ``signum``
     after ``after_calls`` calls: requests that arrive after the signal (those in flight had
@@ -392,6 +444,8 @@ def figures(tmp: Path) -> tuple[str, dict]:
                 "damaged_reproduce": damaged_reproduce(tmp / "damaged_reproduce"),
                 "concurrent_reproduce": concurrent_reproduce(tmp / "concurrent"),
                 "full_disk": full_disk(tmp / "full"),
+                "batch_damaged": batch_damaged(tmp / "batch"),
+                "notebook_copy": notebook_copy(tmp / "copy"),
                 "parser": parser_cpu()}
     m = measured
     b, k, t, h = (m[x] for x in ("bad_inputs", "kill", "two_processes", "hostile"))
@@ -410,7 +464,11 @@ def figures(tmp: Path) -> tuple[str, dict]:
             f"{bu['c1']['calls']} calls at concurrency 1, {bu['c8']['calls']} at 8, "
             f"{bu['cached_2M']['calls']} with 2M cached tokens reported, {bu['zero']['calls']} "
             f"with zero usage reported (Claude {bu['claude']['calls']} and "
-            f"{bu['claude_zero']['calls']}); a hostile reply just under the 256 KB cap "
+            f"{bu['claude_zero']['calls']}); a batch result file with 2 damaged lines: "
+            f"{sum(x['lost'] for x in m['batch_damaged'].values())} of "
+            f"{sum(x['paid'] for x in m['batch_damaged'].values())} paid results lost; notebook "
+            f"02 in a copy wrote {sum(len(x['written_elsewhere']) for x in m['notebook_copy'].values())}"
+            f" files outside it; a hostile reply just under the 256 KB cap "
             f"parsed in at most {p['worst_cpu_s']} s of CPU, a 10 MB one refused in "
             f"{p['big']['10MB']['cpu_s']} s and {p['big']['10MB']['peak_mb']} MB")
     return line, measured

@@ -2,7 +2,9 @@
 line and held to: every failing command one clear line, no row lost to kill -9 and no lease left,
 no call made twice by two processes and a failing key's attempts not doubled, no hostile reply
 coerced into a verdict, no key in any file or output, a replay that changes nothing, a budget
-that holds against overstated usage and is not cut short by concurrency, a linear parser."""
+that holds against overstated usage and is not cut short by concurrency, no paid batch result
+lost to a damaged line, a notebook that writes only inside its own copy, two reproduce runs at
+once that lose no table, a linear parser."""
 from __future__ import annotations
 
 import pytest
@@ -52,3 +54,13 @@ def test_faults_figures(tmp_path, capsys):
     stop = m["sigint"]
     assert stop["before"] >= 10 and stop["after"] == 0 and stop["exit"] == 130
     assert len(stop["stderr"]) == 1 and not stop["staging"]
+    for judge, b in m["batch_damaged"].items():  # 0 paid batch results lost to a damaged line
+        assert b["exit"] == 0 and b["paid"] > 0 and b["lost"] == 0, (judge, b)
+        assert b["kept"] == b["paid"] and b["damaged_kept_raw"] == b["sent"] - b["paid"]
+    for how, c in m["notebook_copy"].items():  # writes only inside the copy it runs in
+        assert c["exit"] == 0 and c["tables_in_copy"] == ["table_a9.csv", "table_a9.md"], how
+        assert c["written_elsewhere"] == [], how
+    both = m["concurrent_reproduce"]  # two at once: 0 tables lost, a refusal is one line
+    assert both["tables_lost"] == 0 and not both["staging_left"] and not both["stale_left"]
+    for code, said in zip(both["exits"], both["stderr"]):
+        assert code == 0 or (code == 1 and len(said) == 1 and "another run" in said[0]), said

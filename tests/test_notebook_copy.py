@@ -4,7 +4,6 @@ as JupyterLab starts kernels, or from any other folder without it), writes its t
 that copy (it once imported the other checkout's tjb_lib and wrote into its outputs)."""
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -12,34 +11,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-
-
-def _copy(root: Path) -> Path:
-    """A copy of the repository's package, notebooks (as .ipynb too) and the embedded judge's
-    store, with the data linked."""
-    root.mkdir()
-    shutil.copytree(REPO / "tjb_lib", root / "tjb_lib",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(REPO / "notebooks", root / "notebooks", symlinks=True,
-                    ignore=shutil.ignore_patterns("*.ipynb", ".ipynb_checkpoints"))
-    (root / "data").symlink_to(REPO / "data")
-    shutil.copytree(REPO / "outputs" / "raw_outputs" / "smollm2",
-                    root / "outputs" / "raw_outputs" / "smollm2")
-    source = root / "notebooks" / "02_presentation.py"
-    subprocess.run([sys.executable, "-m", "jupytext", "--to", "ipynb", str(source)], check=True,
-                   env=_env(), capture_output=True)
-    return root
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TJB_ROOT")}
-    return {**env, **extra}
-
-
-def _tables(root: Path) -> list[str]:
-    return sorted(p.name for p in (root / "outputs" / "judges" / "smollm2" / "tables").glob(
-        "table_a9.*"))
+from _checkout_copy import REPO, a9_tables, clean_env, copy_checkout  # noqa: E402
 
 
 @pytest.mark.slow
@@ -50,7 +22,7 @@ def test_papermill_started_elsewhere_without_cwd_runs_the_notebooks_own_checkout
     environment's checkout (here ``other``, first on PYTHONPATH as an editable install of it
     would be); that package hands the import to the notebook's own checkout, so the tables land
     there and nothing is written in the other checkout or in the folder papermill ran from."""
-    copy, other, elsewhere = _copy(tmp_path / "copy"), tmp_path / "other", tmp_path / "elsewhere"
+    copy, other, elsewhere = copy_checkout(tmp_path / "copy"), tmp_path / "other", tmp_path / "elsewhere"
     other.mkdir()
     shutil.copytree(REPO / "tjb_lib", other / "tjb_lib",
                     ignore=shutil.ignore_patterns("__pycache__"))
@@ -60,21 +32,21 @@ def test_papermill_started_elsewhere_without_cwd_runs_the_notebooks_own_checkout
     done = subprocess.run(
         [*papermill, str(Path("..") / "copy" / "notebooks" / "02_presentation.ipynb"),
          "executed.ipynb", "-p", "replay_only", "True", "--log-level", "ERROR",
-         "--no-progress-bar"], env=_env(PYTHONPATH=str(other)), capture_output=True, text=True,
+         "--no-progress-bar"], env=clean_env(PYTHONPATH=str(other)), capture_output=True, text=True,
         cwd=elsewhere, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert _tables(copy) == ["table_a9.csv", "table_a9.md"]
+    assert a9_tables(copy) == ["table_a9.csv", "table_a9.md"]
     assert sorted(p.name for p in other.iterdir()) == ["tjb_lib"]  # no outputs/ made there
     assert sorted(p.name for p in elsewhere.iterdir()) == ["executed.ipynb"]
 
 
 @pytest.mark.slow
 def test_a_notebook_started_in_a_copy_writes_only_inside_that_copy(tmp_path):
-    copy = _copy(tmp_path / "copy")
+    copy = copy_checkout(tmp_path / "copy")
     done = subprocess.run(
         [sys.executable, "-m", "papermill", str(copy / "notebooks" / "02_presentation.ipynb"),
          str(tmp_path / "executed.ipynb"), "-p", "replay_only", "True",
          "--cwd", str(copy / "notebooks"), "--log-level", "ERROR", "--no-progress-bar"],
-        env=_env(), capture_output=True, text=True, cwd=tmp_path, timeout=600)
+        env=clean_env(), capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert _tables(copy) == ["table_a9.csv", "table_a9.md"]
+    assert a9_tables(copy) == ["table_a9.csv", "table_a9.md"]
