@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import re
 import subprocess
+from pathlib import PurePosixPath
 
 from tjb_lib import paths
 
@@ -32,7 +33,8 @@ def _resolves(reference: str) -> bool:
 def test_every_dotted_reference_to_the_package_resolves():
     files = subprocess.run(["git", "ls-files"], cwd=paths.CHECKOUT, capture_output=True, text=True,
                            check=True).stdout.split()
-    refs = {(m.group(0), f) for f in files if f.endswith(_TEXT)
+    here = "tests/test_references.py"  # names wrong references on purpose
+    refs = {(m.group(0), f) for f in files if f.endswith(_TEXT) and f != here
             for m in _REFERENCE.finditer((paths.CHECKOUT / f).read_text(encoding="utf-8"))
             if "__main__" not in m.group(0)}
     assert len(refs) > 20  # the README and docstrings name many
@@ -43,3 +45,20 @@ def test_a_reference_to_a_module_that_moved_is_caught():
     assert _resolves("tjb_lib.teaching.judge_yourself.example_answer")
     assert not _resolves("tjb_lib.judge_yourself.example_answer")
     assert not _resolves("tjb_lib.analysis.stats.no_such_name")
+
+
+_PATH = re.compile(r"`((?:tjb_lib|tests|bench|notebooks|data|outputs|\.ci)/[\w./-]*\w)`")
+
+
+def test_every_project_path_a_document_names_exists():
+    """A path in backticks under one of the project's folders names a tracked file or folder
+    (the datasheet once cited tjb_lib/readable.py after it moved into tjb_lib/pairs/)."""
+    files = subprocess.run(["git", "ls-files"], cwd=paths.CHECKOUT, capture_output=True,
+                           text=True, check=True).stdout.split()
+    folders = {str(p) for f in files for p in PurePosixPath(f).parents}
+    named = {(m.group(1), f) for f in files if f.endswith(".md") and "PROVENANCE" not in f
+             for m in _PATH.finditer((paths.CHECKOUT / f).read_text(encoding="utf-8"))}
+    assert len(named) > 20
+    missing = sorted((p, f) for p, f in named if p not in files and p not in folders
+                     and not p.startswith("outputs/"))  # outputs are made by runs
+    assert missing == []
