@@ -10,7 +10,7 @@ from tjb_lib.pairs import finqa_rules
 from tjb_lib.data import FinQAItem, FinQAStep, load_finqa
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.candidates import finqa_candidate, finqa_check, year_problem
-from tjb_lib.pairs.filing import figures
+from tjb_lib.pairs.filing import figures, mid
 from tjb_lib.pairs.filing_prose import evidence_line, row_sentence, sentence_case
 from tjb_lib.pairs.finqa_voice import answer_text
 from tjb_lib.pairs.graded import finqa_omission, omission_problems
@@ -228,3 +228,13 @@ def test_built_finqa_pairs_break_no_reading_rule(fresh_build, name):
     root, _ = fresh_build
     pairs = [p for p in load_split(name, root) if p.source == "finqa"]
     assert pairs and finqa_rules.breaches(pairs) == []
+
+
+def test_a_name_the_evidence_capitalises_is_not_lowered_in_the_reasoning():
+    evidence = ["Asia-Pacific was 36,358 in 2015 and 21,858 in 2014 (in thousands).",
+                "Long-Term debt was 115 in 2017 (in millions)."]
+    assert finqa_rules.lowered_names("Dividing asia-pacific in 2015 by total operating income "
+                                     "in 2015 gives 9%.", evidence) == ["asia-pacific"]
+    assert finqa_rules.lowered_names("Dividing Asia-Pacific in 2015 by long-term debt in 2017 "
+                                     "gives 9%.", evidence) == []
+    assert mid("Asia-Pacific") == "Asia-Pacific" and mid("Net revenue") == "net revenue"

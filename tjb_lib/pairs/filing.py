@@ -515,7 +515,8 @@ def mid(text: str | None) -> str | None:
     first, *rest = text.split()
     if first in ("TOTAL", "NET", "OTHER", "BALANCE"):                    # "TOTAL"
         return first.lower() + text[len(first):]
-    if (re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)*", first) and first.lower() not in PLACE_WORDS
+    if (re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)*", first)
+            and first.lower().split("-")[0] not in PLACE_WORDS                 # "Asia-Pacific"
             and first.lower() not in MONTHS and (rest or first.lower() in common_words())
             and not any(re.fullmatch(r"[A-Z][a-z]+\W*", w) and w.lower().strip(",.") not in MONTHS
                         for w in rest)):

@@ -9,8 +9,9 @@ Then the wording of the reasoning itself: an answer without the unit its questio
 ("Answer: 719.7" for a price per share), a templated lead-in or closing connective ("Turned
 into a percentage, ...", "That settles it: 12.0%."), a base of 100 subtracted without being
 named as one, a singular verb after a plural label ("revenues was"), a label carrying two periods
-("balance at December 27, 2008 at December 27, 2008"), and a table's unit note ("(in
-thousands)") in the reasoning.
+("balance at December 27, 2008 at December 27, 2008"), a table's unit note ("(in
+thousands)") in the reasoning, and a name the evidence capitalises written in lower case
+("asia-pacific").
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import functools
 import re
 
 from tjb_lib.pairs.coherence import parts
+from tjb_lib.pairs.filing import PLACE_WORDS, common_words
 from tjb_lib.pairs.filing_prose import be
 from tjb_lib.pairs.finqa_voice import unit_asked
 from tjb_lib.data import FinQAItem, load_finqa
@@ -108,6 +110,18 @@ def two_periods(text: str) -> list[str]:
     return [m.group(0) for m in _TWO_PERIODS.finditer(text)]
 
 
+def lowered_names(reasoning: str, evidence: list[str]) -> list[str]:
+    """A name the evidence writes with capitals ("Asia-Pacific", "JCB", "LKQ") that the
+    reasoning writes in lower case, as FinQA's lowercased text has it."""
+    names = {w for line in evidence
+             for w in re.findall(r"\b[A-Z][a-z]+-[A-Z][a-z]+\b|\b[A-Z]{2,}\b", line)}
+    common = common_words()                  # "Long-Term" is a header's title case, no name
+    names = {w for w in names if w.lower().split("-")[0] in PLACE_WORDS
+             or (w.lower() not in common and not all(p in common for p in w.lower().split("-")))}
+    return sorted(w.lower() for w in names
+                  if re.search(rf"(?<![\w-]){re.escape(w.lower())}(?![\w-])", reasoning))
+
+
 def unit_note(reasoning: str) -> list[str]:
     """A table's unit note left in the reasoning ("(in thousands)")."""
     return _UNIT_NOTE.findall(reasoning)
@@ -141,7 +155,8 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a base of 100 not named", bare_base(reasoning)),
                             ("plural subject, singular verb", plural_agreement(reasoning)),
                             ("label with two periods", two_periods(reasoning)),
-                            ("unit note in the reasoning", unit_note(reasoning))):
+                            ("unit note in the reasoning", unit_note(reasoning)),
+                            ("a name in lower case", lowered_names(reasoning, part["evidence"]))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
         for line in part["evidence"]:
             out.extend(f"plural subject, singular verb ({side}): {f}"
