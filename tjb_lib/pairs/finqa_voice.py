@@ -80,7 +80,7 @@ SHARE = (
     "Dividing {x} by {y} gives {eq}.",
     "With {y} as the base, {x} give{v} {eq}.",
     "Against {y}, {x} come{v} to {eq}.",
-    "On a base of {y}, {x} {is_x} {eq}.",
+    "Of {y}, {x} {is_x} {eq}.",
 )
 # Division by a small count: an average.
 AVERAGE = (
