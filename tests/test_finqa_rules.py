@@ -10,8 +10,9 @@ from tjb_lib.pairs import finqa_rules
 from tjb_lib.data import FinQAItem, FinQAStep, load_finqa
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.candidates import finqa_candidate, finqa_check, year_problem
-from tjb_lib.pairs.filing import figures
+from tjb_lib.pairs.filing import figures, mid
 from tjb_lib.pairs.filing_prose import evidence_line, row_sentence, sentence_case
+from tjb_lib.pairs.finqa_voice import answer_text
 from tjb_lib.pairs.graded import finqa_omission, omission_problems
 from tjb_lib.seeds import SEED
 
@@ -73,6 +74,107 @@ def test_linearised_rows_are_caught_and_row_sentences_pass():
 
 # ----------------------------------------------------------------------------- the builder
 
+def test_an_answer_without_the_unit_its_question_asks_for_is_caught():
+    q = "What is the average share price for the shares issued in 2015?"
+    assert finqa_rules.unitless_answer(q, "719.7", "multiply(2, const_1000000), divide(#0, 2779)")
+    assert not finqa_rules.unitless_answer(q, "$719.7 per share", "divide(#0, 2779)")
+    assert answer_text(q, "719.7", "divide") == "$719.7 per share"
+    cost = "Based on the average price per share, how much did the repurchases cost?"
+    assert not finqa_rules.unitless_answer(cost, "643822.41", "multiply(14669, 43.89)")
+    assert answer_text(cost, "643822.41", "multiply") == "643822.41"   # price times shares
+    millions = "What was the average pension service cost from 2016 to 2018 in millions?"
+    assert finqa_rules.unitless_answer(millions, "109", "divide(#1, const_3)")
+    assert answer_text(millions, "109", "divide") == "109 million"
+    assert not finqa_rules.unitless_answer(millions, "12%", "divide(1, 2)")
+
+
+def test_templated_wording_is_caught_and_plain_words_pass():
+    for bad in ("Turned into a percentage, the change in DISCB (133.86) yields 133.86%.",
+                "Relative to revenue in 2006, the change in revenue (179751) amounts to 96%.",
+                "Converting compensation expense by multiplying by 1000000 gives 2000000.",
+                "Net income in 2015 divided by net revenues in 2015 is 231277 / 3967008 = 5.8%. "
+                "That settles it: 5.8%.", "Answer, all told: 26%.", "Therefore: 26%."):
+        assert finqa_rules.templated(bad), bad
+    good = ("In full, compensation expense of 2 million is 2 × 1000000 = 2000000. Dividing the "
+            "compensation expense in full (2000000) by shares in 2015 gives 719.7.")
+    assert not finqa_rules.templated(good)
+
+
+def test_a_base_of_100_must_be_named_as_one():
+    bad = "Subtracting 100 from DISCB at December 31, 2014 yields 233.86 - 100 = 133.86."
+    good = ("Against its base of 100, DISCB stood at 233.86 at December 31, 2014, a gain of "
+            "233.86 - 100 = 133.86.")
+    assert finqa_rules.bare_base(bad) and not finqa_rules.bare_base(good)
+
+
+def test_a_singular_verb_after_a_plural_label_is_caught():
+    assert finqa_rules.plural_agreement("Revenues was $5 in 2015.")
+    assert finqa_rules.plural_agreement("Against inventories in 2018, finished products in 2018 "
+                                        "comes to 988.1 / 4111.8 = 24.03%.")
+    for good in ("Revenues were $5 in 2015.", "Net consideration transferred to sellers was $605.",
+                 "Adding contributions in 2014 and 2013 gives 385 + 383 = 768.",
+                 "Net earnings in 2013 as a share of total assets in 2013 is 1 / 4 = 25%.",
+                 "Against inventories in 2018, finished products in 2018 come to 1 / 4 = 25%."):
+        assert not finqa_rules.plural_agreement(good), good
+
+
+def test_two_periods_on_one_label_and_a_unit_note_in_the_reasoning_are_caught():
+    soup = "Balance at December 27, 2008 at December 29, 2007 is 126.6."
+    assert finqa_rules.two_periods(soup) and not finqa_rules.two_periods(
+        "Balance at December 29, 2007 is 126.6.")
+    assert finqa_rules.unit_note("In thousands, net sales (in thousands) is 5 / 1000 = 0.005.")
+    assert not finqa_rules.unit_note("In thousands, net sales is 5 / 1000 = 0.005.")
+
+
+BASE_TABLE = (("", "12/31/2011", "12/31/2016"), ("LKQ Corporation", "$100", "$204"),
+              ("S&P 500 Index", "$100", "$178"))
+BASE_LINES = (("table_1", "the lkq corporation of 12/31/2011 is $ 100 ; the lkq corporation of "
+                          "12/31/2016 is $ 204 ;"),
+              ("table_2", "the s&p 500 index of 12/31/2011 is $ 100 ; the s&p 500 index of "
+                          "12/31/2016 is $ 178 ;"))
+RETURNS = (FinQAStep("minus1-1", "204", "const_100", "104"),
+           FinQAStep("divide1-2", "#0", "const_100", "104%"),
+           FinQAStep("minus1-3", "178", "const_100", "78"),
+           FinQAStep("divide1-4", "#2", "const_100", "78%"),
+           FinQAStep("minus1-5", "#1", "#3", "26%"))
+
+
+def test_a_return_on_a_base_of_100_reads_as_one_and_a_skipped_step_shows_as_skipped():
+    lkq = item("what was the difference in percentage cumulative return for lkq and the s&p 500 "
+               "for the five years ended 12/31/2016?", RETURNS, BASE_LINES, BASE_TABLE)
+    full = finqa_candidate(lkq).reasoning
+    assert all(not finqa_rules.bare_base(s) and not finqa_rules.templated(s) for s in full)
+    assert "base of 100" in full[0] and "gain of 204 - 100 = 104" in full[0]
+    assert "the return on S&P 500 Index (78%)" in full[-1]
+    short = finqa_candidate(lkq, omit={2}).reasoning
+    assert len(short) == 4 and "S&P 500 Index stood at 178" in short[2]   # the skipped step's
+    assert "78 / 100 = 78%" in short[2]                                   # figures, underived
+
+
+def test_a_change_of_unit_names_the_units_and_the_answer_carries_its_own():
+    aon = item("what is the average share price for the shares issued in 2015?",
+               (FinQAStep("multiply1-1", "2", "const_1000000", "2000000"),
+                FinQAStep("divide1-2", "#0", "2779", "719.7")),
+               lines=(("text_1", "compensation expense of $ 2 million was recognized in 2015 ."),
+                      ("text_2", "in 2015 , 2779 shares were issued under the plan .")), table=())
+    assert finqa_check(aon) is None
+    c = finqa_candidate(aon)
+    assert c.answer == "$719.7 per share"
+    assert "2 million" in c.reasoning[0] and "in full" in c.reasoning[0].lower()
+    assert "the compensation expense in full (2000000)" in c.reasoning[1]
+    assert not any(finqa_rules.templated(s) for s in c.reasoning)
+
+
+def test_a_row_label_that_carries_its_own_date_takes_the_column_date_instead():
+    table = (("", "December 27, 2008", "December 29, 2007"),
+             ("Balance at December 27, 2008", "$214.4", "$126.6"))
+    lines = (("table_1", "the balance at december 27 2008 of december 27 2008 is $ 214.4 ; the "
+                         "balance at december 27 2008 of december 29 2007 is $ 126.6 ;"),)
+    labels = {f.printed: f.label() for f in figures(lines, table)}
+    assert labels["126.6"] == "balance at December 29, 2007", labels
+    assert not finqa_rules.two_periods(" ".join(filter(None, labels.values())))
+
+
 def test_a_question_and_a_program_that_disagree_on_the_year_are_rejected():
     asked = "what was the percentage change in net sales from 2011 to 2012?"
     wrong = item(asked, (FinQAStep("minus1-1", "46499", "45803", "696"),
@@ -126,3 +228,13 @@ def test_built_finqa_pairs_break_no_reading_rule(fresh_build, name):
     root, _ = fresh_build
     pairs = [p for p in load_split(name, root) if p.source == "finqa"]
     assert pairs and finqa_rules.breaches(pairs) == []
+
+
+def test_a_name_the_evidence_capitalises_is_not_lowered_in_the_reasoning():
+    evidence = ["Asia-Pacific was 36,358 in 2015 and 21,858 in 2014 (in thousands).",
+                "Long-Term debt was 115 in 2017 (in millions)."]
+    assert finqa_rules.lowered_names("Dividing asia-pacific in 2015 by total operating income "
+                                     "in 2015 gives 9%.", evidence) == ["asia-pacific"]
+    assert finqa_rules.lowered_names("Dividing Asia-Pacific in 2015 by long-term debt in 2017 "
+                                     "gives 9%.", evidence) == []
+    assert mid("Asia-Pacific") == "Asia-Pacific" and mid("Net revenue") == "net revenue"

@@ -15,6 +15,7 @@ from tjb_lib.pairs.candidates import finqa_check
 from tjb_lib.pairs.conflicts import (finqa_answer_problems, gold_contradiction,
                                      hotpot_answer_problems, question_options)
 from tjb_lib.pairs.execute import run_tests
+from tjb_lib.pairs.finqa_voice import answer_text
 from tjb_lib.pairs.render import split_answer
 from tjb_lib.pairs.strip import detect_artifacts, strip_artifacts
 
@@ -41,6 +42,15 @@ def gold():
     return out
 
 
+def shown(p, answer: str, program: str) -> str:
+    """An answer as the candidate states it: a FinQA answer with the unit its question asks
+    for (``answer_text``), by the last operation of the pair's ``program``."""
+    if p.source != "finqa":
+        return answer
+    ops = re.findall(r"([a-z_]+)\(", p.meta[program])
+    return answer_text(p.task.split("\n")[0], answer, ops[-1] if ops else "")
+
+
 def sides(p):
     correct, wrong = (p.plain, p.cited) if p.gold == "plain" else (p.cited, p.plain)
     return correct, wrong
@@ -63,9 +73,10 @@ def test_wrong_side_differs_only_where_it_states_the_answer(conflicts, gold):
         correct, wrong = sides(p)
         a_ok, rest_ok = split_answer(strip_artifacts(correct))
         a_bad, rest_bad = split_answer(strip_artifacts(wrong))
-        assert a_ok == gold[p.source_id], p.pair_id
+        assert a_ok == shown(p, gold[p.source_id], "program"), p.pair_id
         assert a_bad != a_ok and a_bad.strip()
-        assert a_bad == p.meta["wrong_answer"] and a_ok == p.meta["correct_answer"]
+        assert a_bad == shown(p, p.meta["wrong_answer"], "wrong_program")
+        assert a_ok == shown(p, p.meta["correct_answer"], "program")
         ok_parts, bad_parts = rest_ok.split("\n\n"), rest_bad.split("\n\n")
         assert ok_parts[:-1] == bad_parts[:-1], p.pair_id          # evidence: identical
         if p.source == "humaneval":
@@ -81,7 +92,7 @@ def test_wrong_side_differs_only_where_it_states_the_answer(conflicts, gold):
         else:                                    # the steps are the same; the conclusion differs
             assert ok_steps[:-1] == bad_steps[:-1], p.pair_id
             assert ok_steps[-1].rsplit(a_ok, 1)[0] == bad_steps[-1].rsplit(a_bad, 1)[0], p.pair_id
-        assert a_bad in bad_steps[-1]                                # the wrong side concludes it
+        assert p.meta["wrong_answer"] in bad_steps[-1]               # the wrong side concludes it
 
 
 def test_every_wrong_answer_passes_the_answer_type_rule(conflicts):

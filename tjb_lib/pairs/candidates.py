@@ -18,8 +18,8 @@ from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
 from tjb_lib.pairs import voice
 from tjb_lib.pairs.filing import clean_line, figures, period_years, residue
 from tjb_lib.pairs.filing_prose import evidence_line, sentence_case
-from tjb_lib.pairs.finqa_voice import (arg_text, op_name, operands, period_clash, step_sentences,
-                                       unnamed)
+from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, op_name, operands, period_clash,
+                                       step_sentences, unnamed)
 from tjb_lib.pairs.reasoning import conclude, link, missing_values, unused_hops
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence
@@ -179,7 +179,6 @@ _ARITH = {"add": lambda a, b: a + b, "minus": lambda a, b: a - b, "subtract": la
           "multiply": lambda a, b: a * b, "divide": lambda a, b: a / b, "exp": lambda a, b: a ** b}
 _COMPARE = ("greater", "compare_larger")
 _NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+")
-FINQA_CLOSING = 0.2      # the share of FinQA candidates that end on a closing line
 
 
 def number(text: str) -> float | None:
@@ -371,15 +370,16 @@ def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
                     omit: frozenset[int] | set[int] = frozenset(),
                     answer: str | None = None,
                     steps: tuple[FinQAStep, ...] | None = None) -> Candidate:
-    """Answer, cleaned gold lines, one sentence per program step (those in ``omit`` left
-    out) and, drawn by ``r``, sometimes a closing line stating ``answer`` (default: the gold
-    answer). ``steps`` replaces the gold program (a conflict's wrong derivation); every
-    phrasing is drawn before anything is left out, so both sides of a pair share them."""
+    """Answer ``answer`` (default: the gold answer) with the unit its question asks for,
+    cleaned gold lines and one sentence per program step (those in ``omit`` left out), the
+    last one ending on the result: no closing line, which reads as a template. ``steps``
+    replaces the gold program (a conflict's wrong derivation); every phrasing is drawn before
+    anything is left out, so both sides of a pair share them."""
     r = r or random.Random(f"voice:{item.id}")
-    ans = (answer or item.answer).strip()
+    last = op_name((steps or item.steps)[-1]) if (steps or item.steps) else ""
+    ans = answer_text(item.question, (answer or item.answer).strip(), last)
     kept = finqa_steps(item, r, steps, frozenset(omit))
-    return Candidate(answer=ans, evidence=finqa_evidence(item),
-                     reasoning=kept + voice.closing(r, ans, FINQA_CLOSING))
+    return Candidate(answer=ans, evidence=finqa_evidence(item), reasoning=kept)
 
 
 def finqa_task(item: FinQAItem) -> str:

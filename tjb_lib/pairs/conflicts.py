@@ -583,7 +583,7 @@ def finqa_conflicts(items: list[FinQAItem], seed: int) -> list[Pair]:
         if not is_clean(bad):
             continue
         out.append(_pair("finqa", item.id, _direction(len(out)), finqa_task(item), correct, bad,
-                         {"gold_answer": item.answer, "correct_answer": correct.answer,
+                         {"gold_answer": item.answer, "correct_answer": item.answer.strip(),
                           "wrong_answer": wrong[0], "wrong_answer_kind": wrong[1],
                           "wrong_answer_source": wrong[2],
                           "correct_reasoning": list(correct.reasoning),

@@ -150,12 +150,17 @@ class Figure:
                 return f"{self.name} in {self.year}"
             return self.name
         if self.measure and self.period and not is_period(self.measure):
+            if undated(self.measure) != self.measure and " to " not in self.period:
+                return f"{mid(undated(self.measure))} {when(self.period)}"
             if self.measure.lower() in VAGUE_ROWS or " to " in self.period:
                 return None
             return f"{mid(self.measure)} {when(self.period)}"
         if self.period or is_period(self.measure):
             return None
         row, col = mid(self.row), mid(self.col)
+        dated = re.fullmatch(r"balance,?\s+(?:at\s+|as of\s+)?(.+)", row or "", re.I)
+        if dated and col and is_period(dated.group(1)):   # "options at January 1, 2000"
+            return f"{col} {when(dated.group(1))}"
         if row and row.lower() == "total" and col and MATURITY.fullmatch(col.lower()):
             low = col.lower()                         # "total due in less than 1 year"
             return f"total due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
@@ -180,6 +185,14 @@ def period_years(period: str | None) -> set[int]:
     out |= {2000 + int(y) if int(y) < 50 else 1900 + int(y)
             for y in re.findall(r"\d{1,2}/\d{1,2}/(\d\d)(?!\d)", period)}
     return out
+
+
+def undated(measure: str) -> str:
+    """A row label without the date it ends on, where it has one ("Balance at December 27,
+    2008" -> "Balance"): in a column of another date, the column's date is the figure's, and
+    both would make label soup ("balance at December 27, 2008 at December 29, 2007")."""
+    m = re.fullmatch(r"(.+?),?\s+(?:at|as of|as at)\s+(.+)", measure, re.I)
+    return m.group(1) if m and is_period(m.group(2)) and period_years(m.group(2)) else measure
 
 
 def when(period: str) -> str:
@@ -502,7 +515,8 @@ def mid(text: str | None) -> str | None:
     first, *rest = text.split()
     if first in ("TOTAL", "NET", "OTHER", "BALANCE"):                    # "TOTAL"
         return first.lower() + text[len(first):]
-    if (re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)*", first) and first.lower() not in PLACE_WORDS
+    if (re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)*", first)
+            and first.lower().split("-")[0] not in PLACE_WORDS                 # "Asia-Pacific"
             and first.lower() not in MONTHS and (rest or first.lower() in common_words())
             and not any(re.fullmatch(r"[A-Z][a-z]+\W*", w) and w.lower().strip(",.") not in MONTHS
                         for w in rest)):

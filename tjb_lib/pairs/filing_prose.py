@@ -75,7 +75,7 @@ def _series(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _be(name: str) -> str:
+def be(name: str) -> str:
     """"were" after a plural head noun ("Lease obligations were"), else "was"."""
     head = re.split(r"\s(?:as|of|on|in|for|from|under|to|related|at|by|with|incurred|during|due|"
                     r"issued|held|paid|available)\s", name.lower())[0]
@@ -106,15 +106,15 @@ def row_sentence(table: tuple[tuple[str, ...], ...], row: int) -> str | None:
     heads = [h for h, _ in cells]
     percent = all("%" in v for _, v in cells)
     tail = f" ({unit(table)})" if unit(table) and not percent else ""
-    be = _be(name)
+    verb = be(name)
     if len(cells) == 1 and (heads[0] is None or heads[0].lower() == "total"):
-        verb = "totalled" if heads[0] else be
+        verb = "totalled" if heads[0] else verb
         return f"{name} {verb} {cells[0][1]}{tail}."
     if None in heads or len(set(heads)) < len(heads):
         return None
     dated = [(h, v) for h, v in cells if is_period(h)]
     if dated and not is_period(name):
-        said = f"{name} {be} {_series([f'{v} {when(h)}' for h, v in dated])}"
+        said = f"{name} {verb} {_series([f'{v} {when(h)}' for h, v in dated])}"
         other = [f"{h} {v}" for h, v in cells if not is_period(h)]
         return f"{said}{'; ' + _series(other) if other else ''}{tail}."
     if is_period(name):

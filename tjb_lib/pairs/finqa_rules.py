@@ -5,6 +5,13 @@ operands given as label soup ("arkansas, total customers, arkansas, residential"
 text left lowercased ("as of december 31, 2015 ..."), a table row left in FinQA's
 linearisation ("the net revenue of 2015 is $ 5829 ;"), and a record whose question and program
 disagree on the year (or that the sanity filter rejects for any other reason) used anyway.
+Then the wording of the reasoning itself: an answer without the unit its question asks for
+("Answer: 719.7" for a price per share), a templated lead-in or closing connective ("Turned
+into a percentage, ...", "That settles it: 12.0%."), a base of 100 subtracted without being
+named as one, a singular verb after a plural label ("revenues was"), a label carrying two periods
+("balance at December 27, 2008 at December 27, 2008"), a table's unit note ("(in
+thousands)") in the reasoning, and a name the evidence capitalises written in lower case
+("asia-pacific").
 """
 from __future__ import annotations
 
@@ -12,6 +19,9 @@ import functools
 import re
 
 from tjb_lib.pairs.coherence import parts
+from tjb_lib.pairs.filing import PLACE_WORDS, common_words
+from tjb_lib.pairs.filing_prose import be
+from tjb_lib.pairs.finqa_voice import unit_asked
 from tjb_lib.data import FinQAItem, load_finqa
 from tjb_lib.pairs.candidates import finqa_check
 from tjb_lib.records import Pair
@@ -24,6 +34,18 @@ _SOUP = re.compile(rf"(?:^|[\s(])(?:{_FRAGMENT}, ){{3,}}{_FRAGMENT}(?= (?:repres
                    rf"and|to)\b)")
 _REPEATED = re.compile(r"\b([a-z][a-z ]{3,40}), [^,.;]{1,60}, \1\b", re.I)
 _LOWER_MONTH = re.compile(r"\b(?:%s) \d" % MONTHS.lower())
+_TEMPLATED = re.compile(
+    r"\b(?:Turned into a percentage|Put as a percentage|Expressed per hundred|That settles it|"
+    r"Answer, all told|this identifies|All of which leads to|Therefore:|In short,|So it is|"
+    r"Hence,|Relative to|Set against|Measured against|Taken as a fraction of|What separates|"
+    r"Net of|In the (?:smaller|larger) unit|Changing the unit|Applying|Compounding|"
+    r"Converting .{1,80}? by (?:multiplying|dividing) by)(?!\w)")
+_BARE_BASE = re.compile(r"(?:\s-\s100(?:\.0+)?\s=)")
+_TWO_PERIODS = re.compile(r"\b(?:at|in|as of) (?:[A-Z][a-z]+ \d{1,2}, )?(?:19|20)\d\d "
+                          r"(?:at|in|as of) (?:[A-Z][a-z]+ \d{1,2}, )?(?:19|20)\d\d\b")
+_COMPUTED = re.compile(r"\b(?:as a share of|as a percentage|less|plus|divided by|times|"
+                       r"multiplied by|averaged over)\b")
+_UNIT_NOTE = re.compile(r"\(\s*(?:\$\s*)?in (?:millions|thousands|billions)[^)]*\)", re.I)
 _LINEARISED = re.compile(r"\bis \$?\s?-?[\d,.]+\s?(?:\(\s?[\d,.]+\s?\)\s?)?;|\s;\s*$")
 
 
@@ -48,6 +70,63 @@ def linearised(line: str) -> bool:
     return bool(_LINEARISED.search(line))
 
 
+def unitless_answer(question: str, answer: str, program: str = "") -> bool:
+    """An answer line without the unit its question asks for ("719.7" for a price per
+    share, the last step of ``program`` a division); a yes/no or a percentage needs none."""
+    ops = re.findall(r"([a-z_]+)\(", program)
+    want = unit_asked(question, ops[-1] if ops else "divide")
+    return (want is not None and not re.search(r"%|^(?:yes|no)\b", answer.strip(), re.I)
+            and want not in answer)
+
+
+def templated(reasoning: str) -> list[str]:
+    """Lead-ins and closing connectives that read as a template, not as an analyst."""
+    return [m.group(0) for m in _TEMPLATED.finditer(reasoning)]
+
+
+def bare_base(reasoning: str) -> list[str]:
+    """A step that subtracts 100 in a sentence that never says it is a base of 100."""
+    return [s for s in re.split(r"(?<=\.)\s+(?=[A-Z])", reasoning)
+            if _BARE_BASE.search(s) and "base of 100" not in s]
+
+
+def plural_agreement(text: str) -> list[str]:
+    """A singular verb after a plural subject ("Revenues was", "finished products in 2018
+    comes to"): the subject opening a sentence, or opening the clause after its lead-in."""
+    found = []
+    for sentence in re.split(r"(?<=[.;:])\s+", text):
+        for m in re.finditer(r"(?:^|, )([^,;:]{1,80}?) (?:was|is|comes|gives|exceeds|does|makes|"
+                             r"yields)\b", sentence):
+            subject = m.group(1)
+            if re.match(r"\w+ing\b", subject) or _COMPUTED.search(subject):
+                continue                     # "Adding ...", "X as a share of Y": one figure
+            if be(subject) == "were":
+                found.append(m.group(0).lstrip(", "))
+    return found
+
+
+def two_periods(text: str) -> list[str]:
+    """A label carrying two periods: a column header pasted onto a row label."""
+    return [m.group(0) for m in _TWO_PERIODS.finditer(text)]
+
+
+def lowered_names(reasoning: str, evidence: list[str]) -> list[str]:
+    """A name the evidence writes with capitals ("Asia-Pacific", "JCB", "LKQ") that the
+    reasoning writes in lower case, as FinQA's lowercased text has it."""
+    names = {w for line in evidence
+             for w in re.findall(r"\b[A-Z][a-z]+-[A-Z][a-z]+\b|\b[A-Z]{2,}\b", line)}
+    common = common_words()                  # "Long-Term" is a header's title case, no name
+    names = {w for w in names if w.lower().split("-")[0] in PLACE_WORDS
+             or (w.lower() not in common and not all(p in common for p in w.lower().split("-")))}
+    return sorted(w.lower() for w in names
+                  if re.search(rf"(?<![\w-]){re.escape(w.lower())}(?![\w-])", reasoning))
+
+
+def unit_note(reasoning: str) -> list[str]:
+    """A table's unit note left in the reasoning ("(in thousands)")."""
+    return _UNIT_NOTE.findall(reasoning)
+
+
 @functools.lru_cache(maxsize=1)
 def _items() -> dict[str, FinQAItem]:
     return {i.id: i for i in load_finqa()}
@@ -68,7 +147,20 @@ def pair_problems(p: Pair) -> list[str]:
             out.append(f"quoted sub-span ({side}): {q}")
         for soup in label_soup(part["reasoning"]):
             out.append(f"label soup ({side}): {soup}")
+        reasoning = part["reasoning"]
+        answer = part["answer"].split("\n")[0].removeprefix("Answer:").strip()
+        if unitless_answer(p.task.split("\n")[0], answer, p.meta.get("program", "")):
+            out.append(f"answer without its unit ({side}): {answer}")
+        for rule, found in (("templated wording", templated(reasoning)),
+                            ("a base of 100 not named", bare_base(reasoning)),
+                            ("plural subject, singular verb", plural_agreement(reasoning)),
+                            ("label with two periods", two_periods(reasoning)),
+                            ("unit note in the reasoning", unit_note(reasoning)),
+                            ("a name in lower case", lowered_names(reasoning, part["evidence"]))):
+            out.extend(f"{rule} ({side}): {f}" for f in found)
         for line in part["evidence"]:
+            out.extend(f"plural subject, singular verb ({side}): {f}"
+                       for f in plural_agreement(line))
             if linearised(line):
                 out.append(f"linearised table row ({side}): {line}")
             elif lowercased(line):

@@ -18,116 +18,153 @@ import re
 from dataclasses import dataclass
 
 from tjb_lib.data import FinQAStep
-from tjb_lib.pairs.filing import Figure, is_period, locate, mid, when
-from tjb_lib.pairs.filing_prose import name_case
+from tjb_lib.pairs.filing import Figure, is_period, locate, mid, period_years, undated, when
+from tjb_lib.pairs.filing_prose import be, name_case
 
-# Within a pool, phrasings open and link with different words, and at most one opens on {x}
-# (an earlier result, "the difference (94)", when a step is left out), so that no wording of
-# a step only one side shows reaches many pairs.
+# Within a pool, phrasings open and link with different words, and at least one opens on a
+# word of its own, not on {x} (an earlier result, "the difference (94)", when a step is left
+# out), so that a sentence never opens on a figure. Each says the operation in plain words.
 # A change of one measure between two periods: {m} measure, {a}/{pa} and {b}/{pb} the figures
 # and their periods.
 CHANGE = (
-    "{m} went from {b} {pb} to {a} {pa}: {eq}.",
-    "{m} came to {a} {pa} and {b} {pb}, so {eq}.",
-    "{m} moved by {eq} between {bare_b} and {bare_a}.",
-    "{m} stood at {a} {pa} against {b} {pb}; {eq}.",
-    "From {b} {pb}, {m} reached {a} {pa}, a change of {eq}.",
+    "{m} went from {b} {pb} to {a} {pa}, a change of {eq}.",
+    "{m} {be} {a} {pa} and {b} {pb}, so {eq}.",
+    "Between {bare_b} and {bare_a}, {m} moved from {b} to {a}: {eq}.",
+    "From {b} {pb}, {m} reached {a} {pa}: {eq}.",
+)
+# The same where the program takes the later period from the earlier one.
+CHANGE_BACK = (
+    "{m} {be} {a} {pa} and {b} {pb}, a difference of {eq}.",
+    "Comparing {bare_a} with {bare_b}, {m} {be} {a} against {b}: {eq}.",
 )
 SUBTRACT = (
     "{x} less {y} is {eq}.",
+    "Subtracting {y} from {x} gives {eq}.",
     "Taking {y} from {x} leaves {eq}.",
-    "What separates {x} from {y} amounts to {eq}.",
-    "Subtracting {y} from {x} yields {eq}.",
-    "Net of {y}, {x} comes to {eq}.",
+    "Less {y}, {x} come{v} to {eq}.",
+)
+# A figure indexed to a base of 100 (a five-year return table), less that base: the base is
+# named as what it is, {since} the period it was set in, {gl} "gain" or "loss".
+# {s} is the figure's measure and {at} its period ("S&P 500", " at December 31, 2014").
+BASE = (
+    "{s} stood at {a}{at} against its base of 100{since}, a {gl} of {eq}.",
+    "Against its base of 100{since}, {s} stood at {a}{at}, a {gl} of {eq}.",
+    "On a base of 100{since}, {s} stood at {a}{at}, a {gl} of {eq}.",
+)
+# A ratio less 1: the growth it shows.
+GROWTH = (
+    "{x} less 1 is a growth of {eq}.",
+    "Less 1, {x} give{v} the growth, {eq}.",
 )
 # One measure over two periods, added.
 COMBINED = (
-    "{m} {pa} and {bare_b} comes to {eq}.",
+    "{m} {pa} and {bare_b} add up to {eq}.",
     "Adding {m} {pa} and {bare_b} gives {eq}.",
-    "Together, {m} {pa} and {bare_b} is {eq}.",
-    "{m} sums to {eq} over {bare_a} and {bare_b}.",
+    "Together, {m} {pa} and {bare_b} come to {eq}.",
 )
 ADD = (
-    "{x} plus {y} makes {eq}.",
+    "{x} plus {y} is {eq}.",
     "Adding {x} and {y} gives {eq}.",
     "Together, {x} and {y} come to {eq}.",
-    "Summing {x} and {y} yields {eq}.",
-    "With {y} added, {x} reaches {eq}.",
 )
 DIVIDE = (
-    "{x} as a share of {y} is {eq}.",
+    "{x} divided by {y} is {eq}.",
     "Dividing {x} by {y} gives {eq}.",
-    "Set against {y}, {x} works out to {eq}.",
-    "Relative to {y}, {x} amounts to {eq}.",
-    "As a proportion of {y}, {x} comes to {eq}.",
-    "Measured against {y}, {x} yields {eq}.",
-    "Compared with {y}, {x} represents {eq}.",
-    "Taken as a fraction of {y}, {x} makes {eq}.",
+    "With {y} as the base, {x} give{v} {eq}.",
+    "Taking {y} as the base, {x} come{v} to {eq}.",
+)
+# A division that prints a percentage: a part as a share of a whole, or a change on its base.
+SHARE = (
+    "{x} as a share of {y} is {eq}.",
+    "As a share of {y}, {x} {is_x} {eq}.",
+    "Dividing {x} by {y} gives {eq}.",
+    "With {y} as the base, {x} give{v} {eq}.",
+    "Against {y}, {x} come{v} to {eq}.",
+    "Of {y}, {x} {is_x} {eq}.",
 )
 # Division by a small count: an average.
 AVERAGE = (
-    "Averaged over {n}, {x} gives {eq}.",
-    "Spread evenly over {n}, {x} is {eq}.",
-    "Taking the mean over {n}, {x} comes to {eq}.",
-    "Dividing {x} by {n} for the average yields {eq}.",
-    "On average across {n}, {x} makes {eq}.",
+    "Averaged over {n}, {x} come{v} to {eq}.",
+    "Dividing {x} by {n} gives the average, {eq}.",
+    "{x} averaged over {n} {is_x} {eq}.",
 )
-# Division by 100 that prints a percentage.
+# Division by 100 (or multiplication by 100) that prints a percentage.
 PERCENT = (
-    "As a percentage, {x} comes to {eq}.",
-    "In percent, {x} is {eq}.",
-    "Put as a percentage, {x} makes {eq}.",
-    "Expressed per hundred, {x} gives {eq}.",
-    "Turned into a percentage, {x} yields {eq}.",
+    "As a percentage, {x} {is_x} {eq}.",
+    "{x} as a percentage is {eq}.",
+    "Written as a percentage, {x} {is_x} {eq}.",
 )
-# A change of unit: division or multiplication by 100, 1,000 or 1,000,000.
+# A gain or loss on a base of 100 as a percentage return.
+BASE_PERCENT = (
+    "As a return, {x} {is_x} {eq}.",
+    "In percent, {x} {is_x} a return of {eq}.",
+    "{x} {is_x} a return of {eq}.",
+)
+# A change of unit by 1,000 or 1,000,000: {unit} the unit it gives ("in millions", "in
+# full"); scaling up, {scale} the unit the figure is given in ("million").
 SCALE_DOWN = (
-    "Scaled down by {n}, {x} is {eq}.",
-    "Converting {x} by dividing by {n} gives {eq}.",
-    "Changing the unit, {x} becomes {eq}.",
-    "In the larger unit, {x} comes to {eq}.",
+    "{unit_cap}, {x} {is_x} {eq}.",
+    "{x} {unit} {is_x} {eq}.",
 )
 SCALE_UP = (
-    "Scaled up by {n}, {x} is {eq}.",
-    "Converting {x} by multiplying by {n} gives {eq}.",
-    "Changing the unit, {x} becomes {eq}.",
-    "In the smaller unit, {x} comes to {eq}.",
+    "{unit_cap}, {x} of {a} {scale} {is_x} {eq}.",
+    "{x} of {a} {scale}, {unit}, {is_x} {eq}.",
 )
 MULTIPLY = (
     "{x} times {y} is {eq}.",
     "Multiplying {x} by {y} gives {eq}.",
-    "Applying {y} to {x} yields {eq}.",
-    "Scaling {x} by {y} comes to {eq}.",
+    "{x} multiplied by {y} {is_x} {eq}.",
 )
 POWER = (
     "{x} raised to the power {y} is {eq}.",
     "Raising {x} to the power {y} gives {eq}.",
-    "Compounding {x} over {y} yields {eq}.",
-    "To the power of {y}, {x} comes to {eq}.",
 )
 # A comparison: parallel pools for yes and no, so a flipped outcome keeps its phrasing.
 LARGER = (
-    "{x} is larger than {y}: {eq}, so yes.",
-    "{x} exceeds {y} ({eq}), so yes.",
-    "Since {eq}, {x} is the larger figure, so yes.",
+    "{x} {is_x} larger than {y}: {eq}, so yes.",
+    "{x} exceed{v} {y} ({eq}), so yes.",
     "Comparing {x} with {y} gives {eq}, so yes.",
 )
 NOT_LARGER = (
-    "{x} is not larger than {y}: {eq}, so no.",
-    "{x} does not exceed {y} ({eq}), so no.",
-    "Since {eq}, {x} is not the larger figure, so no.",
+    "{x} {is_x} not larger than {y}: {eq}, so no.",
+    "{x} {does} not exceed {y} ({eq}), so no.",
     "Comparing {x} with {y} gives {eq}, so no.",
 )
 # A step whose operands the gold lines do not name: its equation, in a few words.
 BARE = (
-    "Working it out, {eq}.",
     "In figures, {eq}.",
-    "Numerically, {eq}.",
-    "Step by step, {eq}.",
+    "The arithmetic is {eq}.",
 )
 SCALES = {"100", "1000", "1000000"}
+WORDS = {"1000": 1, "1000000": 2}
+_SCALES = ("", "thousand", "million", "billion")
 _ARITH = {"add": "+", "minus": "-", "subtract": "-", "multiply": "×", "divide": "/", "exp": "^"}
 _COMPARE = ("greater", "compare_larger")
+
+
+# The unit a question asks its answer in, as the answer line writes it after the number.
+_ASKED = (("million", re.compile(r"\bin (?:us)?\$? ?millions?\b|\(in millions\)", re.I)),
+          ("thousand", re.compile(r"\bin (?:us)?\$? ?thousands?\b|\(in thousands\)", re.I)),
+          ("billion", re.compile(r"\bin (?:us)?\$? ?billions?\b|\(in billions\)", re.I)),
+          ("per share", re.compile(r"\bper share\b|\bshare price\b", re.I)))
+
+
+def unit_asked(question: str, last_op: str = "divide") -> str | None:
+    """The unit a question asks its answer in ("million", "per share"), or None; a figure
+    per share only where the answer is a division (``last_op``), not a price times shares."""
+    return next((u for u, pat in _ASKED if pat.search(question)
+                 and (u != "per share" or last_op == "divide")), None)
+
+
+def answer_text(question: str, answer: str, last_op: str = "") -> str:
+    """The answer with the unit its question asks for ("719.7 per share", "410.08 million");
+    a percentage, a yes/no or an answer that states its unit already is left as it is. Only
+    a division (``last_op``) gives a figure per share."""
+    want = unit_asked(question, last_op)
+    if want is None or want in answer or re.search(r"%|^(?:yes|no)$", answer.strip(), re.I):
+        return answer
+    money = want == "per share" and re.search(r"\b(?:price|cost)", question, re.I)
+    return f"${answer} {want}" if money and not answer.startswith("$") else f"{answer} {want}"
 
 
 def op_name(step: FinQAStep) -> str:
@@ -218,7 +255,7 @@ def what(fig: Figure) -> tuple[str | None, str | None]:
     if fig.quote is not None:
         return (name_case(fig.name) if fig.name else None), (str(fig.year) if fig.year else None)
     if fig.period and fig.measure and not is_period(fig.measure):
-        return mid(fig.measure), fig.period
+        return mid(undated(fig.measure)), fig.period
     return None, None
 
 
@@ -235,13 +272,27 @@ def noun(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     change in net revenue", "the percentage for lkq corporation")."""
     about = topic(k, steps, figs)
     op = op_name(steps[k])
-    pool = _pool(k, steps, *operands(k, steps, figs))
+    pool = _pool(k, steps, *operands(k, steps, figs), figs)
+    if pool is BASE:
+        gl = _gain(steps[k].res)
+        return f"the {gl} in {about} on its base of 100" if about else f"the {gl} on a base of 100"
+    if pool is BASE_PERCENT:
+        return f"the return on {about}" if about else "the return"
+    if pool is GROWTH:
+        return f"the growth in {about}" if about else "the growth"
     if op in ("minus", "subtract"):
         return f"the change in {about}" if about else "the difference"
     if op == "add":
         return f"the combined {about}" if about else "the total"
+    a, b = operands(k, steps, figs)
+    if pool is SUBTRACT and a.figure is not None and b.figure is not None:
+        (ma, pa), (mb, pb) = what(a.figure), what(b.figure)
+        if ma and mb and pa and pa == pb:            # "cost less tax benefit in 2010"
+            return f"{ma} less {mb} {when(pa)}"
     if pool in (SCALE_UP, SCALE_DOWN):
-        return f"the rescaled {about}" if about else "the rescaled figure"
+        about = about or next((o.figure.label() for o in (a, b) if o.figure is not None), None)
+        unit = scaled(k, steps, figs)[1]
+        return f"the {about} {unit}" if about else f"the figure {unit}"
     if pool is AVERAGE:
         base = "the average"
     elif op == "divide" or pool is PERCENT:
@@ -312,31 +363,77 @@ def _phrase(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure],
     return label or o.text
 
 
-def _pool(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand) -> tuple[str, ...]:
+def _hundred(text: str) -> bool:
+    return bool(re.fullmatch(r"100(?:\.0+)?", text.strip()))
+
+
+def _gain(res: str) -> str:
+    return "loss" if res.strip().startswith("-") else "gain"
+
+
+def _pool(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand,
+          figs: list[Figure]) -> tuple[str, ...]:
     op = op_name(steps[i])
     if op in _COMPARE:
         return LARGER if steps[i].res.strip().lower() == "yes" else NOT_LARGER
     if op in ("minus", "subtract"):
-        return CHANGE if _change(a, b) else SUBTRACT
+        if a.figure is not None and _hundred(b.text) and (b.const or b.figure is not None):
+            return BASE                               # an index less its base of 100
+        if b.const and b.text == "1" and a.step is not None and op_name(steps[a.step]) == "divide":
+            return GROWTH
+        if not _change(a, b):
+            return SUBTRACT
+        (_, pa), (_, pb) = what(a.figure), what(b.figure)
+        later = max(period_years(pa) or {0}) >= max(period_years(pb) or {0})
+        return CHANGE if later else CHANGE_BACK
     if op == "add":
         return COMBINED if _change(a, b) else ADD
     if op == "divide" and b.const:
         if b.text == "100" and steps[i].res.strip().endswith("%"):
+            if a.step is not None and _pool(a.step, steps, *operands(a.step, steps, figs),
+                                            figs) is BASE:
+                return BASE_PERCENT
             return PERCENT
-        if b.text in SCALES:
+        if b.text in WORDS and scaled(i, steps, figs):
             return SCALE_DOWN
+        if b.text in SCALES:
+            return DIVIDE
         return AVERAGE
     if op == "divide" and b.figure is None and b.step is None and re.fullmatch(r"\d{1,2}", b.text):
         return AVERAGE                                  # a count read from the question
     if op == "divide":
-        return DIVIDE
+        return SHARE if steps[i].res.strip().endswith("%") else DIVIDE
     if op == "multiply" and b.const and b.text == "100" and steps[i].res.strip().endswith("%"):
         return PERCENT
-    if op == "multiply" and b.const and b.text in SCALES:
+    if op == "multiply" and b.const and b.text in WORDS and scaled(i, steps, figs):
         return SCALE_UP
     if op == "multiply":
         return MULTIPLY
     return POWER
+
+
+def scaled(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> tuple[str, str] | None:
+    """Step k as a change of unit: (the unit its figure is in, the unit it gives: "million",
+    "in full"), where the figure's own line says its unit ("$2 million") or, dividing, a
+    figure given in units; None where the unit is not known (then it is plain arithmetic)."""
+    a, b = operands(k, steps, figs)
+    if op_name(steps[k]) == "multiply" and a.const:
+        a, b = b, a
+    if b.text not in WORDS:
+        return None
+    said = None
+    if a.figure is not None and a.figure.quote is not None:
+        m = re.search(rf"{re.escape(a.figure.printed)}\s*(thousand|million|billion)\b",
+                      a.figure.quote, re.I)
+        said = _SCALES.index(m.group(1).lower()) if m else None
+    down = op_name(steps[k]) == "divide"
+    if said is None and not down:
+        return None
+    base = said or 0
+    to = base + WORDS[b.text] if down else base - WORDS[b.text]
+    if not 0 <= to < len(_SCALES):
+        return None
+    return _SCALES[base], (f"in {_SCALES[to]}s" if to else "in full")
 
 
 def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure],
@@ -346,6 +443,18 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure],
     it shows a skipped step, not a miscalculation."""
     a, b = operands(k, steps, figs)
     op = op_name(steps[k])
+    pool = _pool(k, steps, a, b, figs)
+    if pool is BASE:
+        m, pa = what(a.figure)
+        gl = _gain(steps[k].res)
+        if m and pa:
+            return (f"the {gl} in {m} on its base of 100 ({shown}; {m} stood at {a.text} "
+                    f"{when(pa)})")
+        return f"the {gl} of {_phrase(a, steps, figs, omitted)} over its base of 100 ({shown})"
+    if pool is BASE_PERCENT and a.step is not None:
+        about = topic(k, steps, figs)
+        return (f"the return on {about or 'the base of 100'} ({shown}, a {_gain(a.text)} of "
+                f"{a.text} on its base of 100)")
     if _change(a, b) and op in ("minus", "subtract", "add"):
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
         pa, pb = (when(p).split(" ", 1)[1] for p in (pa, pb))    # "year ended ...", not "Year"
@@ -366,7 +475,7 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     a, b = operands(i, steps, figs)
     if op_name(steps[i]) == "multiply" and a.const and not b.const:
         a, b = b, a                                   # "scaled up by 100", not "100 times x"
-    pool = _pool(i, steps, a, b)
+    pool = _pool(i, steps, a, b, figs)
     x, y = _phrase(a, steps, figs, omitted), _phrase(b, steps, figs, omitted)
     if x == a.text and y == b.text and pool not in (LARGER, NOT_LARGER):
         pool = BARE                                   # nothing to name: the equation alone
@@ -376,17 +485,25 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
         y = derived(b.step, steps, figs, frozenset({b.step}), b.text)
     if x == y and a.figure is not None:               # two figures the lines label alike
         x, y = f"{x} ({a.text})", f"{y} ({b.text})"
-    names = {"x": x, "y": y, "n": b.text,
-             "a": a.text, "b": b.text, "eq": equation(i, steps)}
-    if pool in (CHANGE, COMBINED) and a.figure and b.figure:
+    plural = be(x) == "were"                        # "finished products ... are"
+    unit = scaled(i, steps, figs) or ("", "")
+    names = {"x": x, "y": y, "n": b.text, "scale": unit[0], "unit": unit[1],
+             "unit_cap": unit[1][:1].upper() + unit[1][1:],
+             "is_x": "are" if plural else "is", "v": "" if plural else "s",
+             "does": "do" if plural else "does",
+             "a": a.text, "b": b.text, "eq": equation(i, steps), "gl": _gain(steps[i].res)}
+    since = what(b.figure)[1] if b.figure is not None else None
+    names["since"] = f" {when(since)}" if since else ""
+    m, at = what(a.figure) if a.figure is not None else (None, None)
+    names.update(s=m if m and at else x, at=f" {when(at)}" if m and at else "")
+    if pool in (CHANGE, CHANGE_BACK, COMBINED) and a.figure and b.figure:
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
         names.update(m=m or "", pa=when(pa or ""), pb=when(pb or ""), bare_a=pa or "",
-                     bare_b=pb or "")
-    first = int(draw * len(pool))
-    for k in range(len(pool)):          # a sentence opens on a word, never on a figure or on
-        text = pool[(first + k) % len(pool)].format(**names)    # "the total (37)"
-        if (text[0].isalpha() or text[0] in "“(") and not text.startswith("the "):
-            break
+                     bare_b=pb or "", be=be(m or ""))
+    texts = [t.format(**names) for t in pool]    # a sentence opens on a word, never on a
+    opens = [t for t in texts                       # figure or on "the total (37)"; the draw
+             if (t[0].isalpha() or t[0] in "“(") and not t.startswith("the ")]   # picks evenly
+    text = (opens or texts)[int(draw * len(opens or texts))]
     return text[0].upper() + text[1:]
 
 

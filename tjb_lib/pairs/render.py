@@ -29,8 +29,8 @@ CUES = (
 STYLES = ("structured", "answer_first", "evidence_first", "key_facts")
 # How each style states the final answer ({a} answer, {s} marker suffix, {e} sentence end);
 # form 0 is the default. Every form says "answer" (and none "the answer"), so neither is a tell
-# of a side. None of them is a closing line of the reasoning (``voice.CLOSINGS``), so a
-# candidate never says the same sentence twice.
+# of a side. No reasoning ends on a closing line that restates the answer, so a candidate
+# never says the same sentence twice.
 ANSWER_FORMS = {
     "structured": ("Answer: {a}{s}", "Final answer: {a}{s}"),
     "answer_first": ("My answer: {a}{s}{e}", "Short answer: {a}{s}{e}",

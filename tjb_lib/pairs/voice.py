@@ -49,15 +49,6 @@ RESTATED_STEPS = (
     "{step}, as noted.",
     "{step}, as shown.",
 )
-# A closing line either side may add.
-CLOSINGS = (
-    "So it is {ans}.",
-    "Hence, {ans}.",
-    "That settles it: {ans}.",
-    "Therefore: {ans}.",
-    "All of which leads to {ans}.",
-    "In short, {ans}.",
-)
 # Generic support: true, but naming no entity and no link (the soft tier's weaker side); a
 # conclusion (``CONCLUSIONS``) is joined on, as on the specific side.
 GENERIC_STEPS = (
@@ -81,8 +72,3 @@ GENERIC_STEPS = (
 def pick(r: random.Random, pool: tuple[str, ...], **names: str) -> str:
     """One phrasing of the pool, filled in; an answer that ends a sentence keeps one stop."""
     return re.sub(r"([.!?])\.$", r"\1", r.choice(pool).format(**names))
-
-
-def closing(r: random.Random, ans: str, p: float = 0.5) -> tuple[str, ...]:
-    """With probability p, one closing line (the same pool for every side and tier)."""
-    return (pick(r, CLOSINGS, ans=ans),) if r.random() < p else ()
