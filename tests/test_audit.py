@@ -32,7 +32,13 @@ def test_the_shipped_splits_pass_every_budget(shipped_audit):
     for name in ("mechanical_hotpotqa", "mechanical_finqa", "ablation_full_citation"):
         assert by[name].side_accuracy is None                    # identical once stripped
     assert 0.4 <= by["natural_hotpotqa"].side_accuracy <= 0.6    # no side is recognisable
-    assert 0.4 <= by["conflict"].side_accuracy <= 0.6            # the tampered side is not either
+    # the tampered side is not recognisable either, pooled or within a domain (pooled over three
+    # domains, folds grouped by item can put the figure below chance with no tell to find)
+    assert by["conflict"].side_accuracy <= 0.6
+    conflict = load_split("conflict")
+    for source in ("hotpotqa", "finqa", "humaneval"):
+        acc = audit.side_classifier([p for p in conflict if p.source == source])[0]
+        assert 0.4 <= acc <= 0.6, (source, acc)
     assert tiers["balanced_accuracy"] > tiers["chance"]
 
 

@@ -169,7 +169,8 @@ def test_mechanical_finqa_plain_is_gold_program(built):
 def test_every_finqa_record_used_reproduces_its_answer(built):
     fin = {i.id: i for i in load_finqa()}
     used = {p.source_id for name, pairs in built[2].items() for p in pairs if p.source == "finqa"}
-    assert len(used) == 250                 # the conflicts reuse what the other splits leave
+    # the conflicts reuse what the other splits leave
+    assert len(used) == SIZES["mechanical_finqa"] + SIZES["moderate_finqa"]
     assert all(finqa_check(fin[i]) is None for i in used)
     rejects = built[1]["rejects"]["finqa"]
     assert sum(rejects["by_reason"].values()) == len(fin) - rejects["usable"]

@@ -13,6 +13,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from tjb_lib.pairs.audit import sentences
 from tjb_lib.data import FINQA_UNBIASED, load_finqa
 from tjb_lib.pairs import load_split
+from tjb_lib.pairs.registry import SPLITS
 from tjb_lib.pairs.candidates import finqa_check
 from tjb_lib.pairs.filing import NUMBER, clean_line, figures, residue
 from tjb_lib.pairs.finqa_voice import answer_text, equation, op_name
@@ -24,6 +25,7 @@ FINQA_SPLITS = ("mechanical_finqa", "moderate_finqa", "conflict")
 # "5829 - 5735 = 94", "104% - 78% = 26%", "8.5 × 1000 = 8500"; comparisons are "a > b" / "a ≤ b"
 EQUATION = re.compile(r"(?<![\w.])(-?[\d.,]*\d%?) ([-+×/^]) \(?(-?[\d.,]*\d%?)\)? = (-?[\d.,]*\d%?)")
 COMPARISON = re.compile(r"(?<![\w.])(-?[\d.,]*\d%?) ([>≤]) (-?[\d.,]*\d%?)")
+SIZES = {name: info.size for name, info in SPLITS.items()}
 CONTENT_FREE_BUDGET = 0.25     # the audit's budget is 40% of reasoning sentences per split
 
 
@@ -115,7 +117,7 @@ def test_clean_line_removes_dataset_residue_and_keeps_every_figure():
         raw_found = {m.lstrip("-") for _, raw in item.gold_inds
                      for m in NUMBER.findall(raw.replace("$ ", ""))}
         assert read & raw_found <= found, (item.id, read & raw_found - found)   # none lost
-    assert used >= 250                   # the mechanical and moderate FinQA splits need 250
+    assert used >= SIZES["mechanical_finqa"] + SIZES["moderate_finqa"]   # what they need
 
 
 def test_every_finqa_evidence_line_is_clean(splits):

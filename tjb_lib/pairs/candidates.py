@@ -18,6 +18,7 @@ from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
 from tjb_lib.pairs import voice
 from tjb_lib.pairs.filing import clean_line, figures, period_years, residue
 from tjb_lib.pairs.filing_prose import evidence_line, sentence_case
+from tjb_lib.pairs.finqa_gold import gold_problem
 from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, op_name, operands, period_clash,
                                        step_sentences, unnamed)
 from tjb_lib.pairs.reasoning import conclude, link, missing_values, unused_hops
@@ -251,15 +252,16 @@ def finqa_check(item: FinQAItem) -> str | None:
 
     The sanity filter every FinQA split applies: the answer is the last step's result, the
     program recomputed from its operands reproduces every printed step result (so the answer
-    too), and every gold line is free of dataset residue once cleaned and of display syntax.
-    A record whose program does not reproduce its own answer is never used.
+    too), every gold line is free of dataset residue once cleaned and of display syntax, and
+    the program reads as a sound answer to its question (``finqa_gold``). A record whose
+    program does not reproduce its own answer is never used.
     """
     if not item.steps or not item.gold_inds or not item.answer.strip():
         return "no program, gold lines or answer"
     if item.answer.strip() != item.steps[-1].res.strip():
         return "answer is not the last program step's result"
     try:
-        evaluate(item.steps)
+        values = evaluate(item.steps)
     except ValueError as e:
         return str(e)
     if any(residue(clean_line(text)) for _, text in item.gold_inds):
@@ -277,6 +279,9 @@ def finqa_check(item: FinQAItem) -> str | None:
     year = year_problem(item)
     if year:
         return year
+    gold = gold_problem(item, values)
+    if gold:
+        return gold
     if not is_clean(finqa_candidate(item)):
         return "display syntax in a gold line"
     return None

@@ -23,6 +23,8 @@ from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
 from tjb_lib.pairs.graded import finqa_omission, moderate_plan
 
 N_MECHANICAL, N_GRADED, N_FINQA_MODERATE = 200, 100, 50
+#: every usable FinQA record the moderate tier leaves (226 pass ``finqa_check``, 50 go there)
+N_FINQA_MECHANICAL = 176
 
 
 @dataclass(frozen=True)
@@ -88,8 +90,11 @@ def allocate(seed: int) -> Pools:
         raise ValueError(f"only {len(fin_moderate)} FinQA records have an intermediate step to omit")
     used = {i.id for i in fin_moderate}
     fin = [i for i in fin if i.id not in used]
-    fin_mechanical = fin[:N_MECHANICAL]
-    fin_conflict = fin[N_MECHANICAL:] + fin_mechanical + fin_moderate   # left over first
+    fin_mechanical = fin[:N_FINQA_MECHANICAL]
+    if len(fin_mechanical) < N_FINQA_MECHANICAL:
+        raise ValueError(f"only {len(fin_mechanical)} usable FinQA records are left for the "
+                         f"mechanical split")
+    fin_conflict = fin[N_FINQA_MECHANICAL:] + fin_mechanical + fin_moderate   # left over first
 
     problems = load_humaneval()
     rng(seed, "humaneval", "order").shuffle(problems)

@@ -1,0 +1,264 @@
+"""FinQA gold programs a careful reader stops at: each rule names a way a record's program
+reads as a miscalculation, or as the answer to another question, even where it reproduces its
+printed answer.
+
+Blind readers stopped at "56345 / 38957 = 145%" (the base was -38,957), "1042661 - 170.8"
+(thousands minus millions), "40678 - 2526 = 38152" given as operating expenses (revenue minus
+net income), a percentage question answered by a difference and the reverse, an answer the
+program's result does not round to, and per-share figures from figures that do not go
+together. ``gold_problem`` says which rule a record breaks; ``finqa_check`` rejects it, and the
+manifest counts the rejects by these reasons.
+"""
+from __future__ import annotations
+
+import re
+
+from tjb_lib.data import FinQAItem
+from tjb_lib.pairs.filing import NUMBER, Figure, figures, period_years
+from tjb_lib.pairs.finqa_voice import Operand, arg_text, op_name, operands
+
+SIGN = "a sign dropped"
+SCALE = "thousands set against millions"
+EXPENSES = "revenue less net income read as expenses"
+PERCENT_AS_DIFFERENCE = "a percentage question answered by a difference"
+DIFFERENCE_AS_PERCENT = "a difference question answered as a percentage"
+ROUNDING = "the answer does not round from the program's result"
+YEAR = "the program skips the first year the question asks"
+PRICE = "a share price from unrelated figures"
+PER_SHARE = "a per-share figure divided by no share count"
+#: every reason ``gold_problem`` gives, in the order it checks them
+REASONS = (SIGN, SCALE, EXPENSES, PERCENT_AS_DIFFERENCE, DIFFERENCE_AS_PERCENT, ROUNDING, YEAR,
+           PRICE, PER_SHARE)
+
+_SCALES = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9,
+           "billions": 1e9}
+_PERCENT_Q = re.compile(r"\b(?:percent\w*|rate|ratio|portion|proportion|fraction|share of|"
+                        r"margin|yield|roi|returns?|how many times|times)\b", re.I)
+_STATED_PERCENT = re.compile(r"\d\s?%(?:\s?\(\s?\d+\s?%\s?\))?")      # "a 2% ( 2 % ) increase"
+_DIFFERENCE_Q = re.compile(r"\b(?:difference|change|increase|decrease|decline|reduction|"
+                           r"variation|range|how much (?:more|less|greater|higher|lower)|"
+                           r"by how much|outperform\w*)\b", re.I)
+_PERCENT_CHANGE_Q = re.compile(r"\b(?:percent\w*|rate)\s(?:of\s(?:the\s)?)?(?:change|increase|"
+                               r"decrease|growth|decline|reduction)\b|\bgrowth rate\b", re.I)
+_CHANGE = re.compile(r"\b(?:change|increase|decrease|decline|reduction|growth)\b", re.I)
+_REVENUE = re.compile(r"\b(?:revenues?|sales)\b", re.I)
+_NET_INCOME = re.compile(r"\bnet (?:income|earnings|loss|profit)|\bprofit\b", re.I)
+_EXPENSE_Q = re.compile(r"\b(?:expenses?|costs?)\b", re.I)
+_PRICE_Q = re.compile(r"\b(?:share|stock) price|\bprice (?:per|of each) share|\baverage price\b|"
+                      r"\bcost per share\b", re.I)
+_PER_SHARE_Q = re.compile(r"\bper (?:[\w-]+ ){0,4}share\b", re.I)
+_SHARES = re.compile(r"\bshares?\b|\bstock\b|\bunits\b|\boptions\b", re.I)
+_MONEY_WORDS = re.compile(r"\b(?:cost|price|paid|proceeds|purchase|value|consideration)\b", re.I)
+
+
+def _name(fig: Figure) -> str:
+    """Everything a figure's line says it is: its row and column, or its clause's name."""
+    return " ".join(filter(None, (fig.row, fig.col, fig.name, fig.quote)))
+
+
+def _scale(fig: Figure, line: str) -> float | None:
+    """The unit a figure is stated in (1e3, 1e6, 1e9): the word after it in its sentence, or
+    the "( in millions )" its table row carries; None where the line does not say."""
+    if fig.quote is not None:
+        m = re.search(re.escape(fig.printed.lstrip("-")) + r"\s?(thousand|million|billion)s?\b",
+                      fig.quote, re.I)
+        return _SCALES[m.group(1).lower()] if m else None
+    found = {_SCALES[w.lower()] for w in re.findall(r"\bin (thousands|millions|billions)\b",
+                                                    line, re.I)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _steps(item: FinQAItem) -> list[tuple[str, Operand, Operand]]:
+    figs = figures(item.gold_inds, item.table)
+    return [(op_name(st), *operands(i, item.steps, figs)) for i, st in enumerate(item.steps)]
+
+
+def sign_dropped(item: FinQAItem, values: list[float | str]) -> bool:
+    """Does the program read one magnitude with both signs ("17388 - (-38957)", then "/
+    38957"), or an earlier negative result as positive ("16 - 73 = -57", then "57 / 73")?"""
+    read = [x for st in item.steps for arg in (st.arg1, st.arg2)
+            if not re.fullmatch(r"#\d+", arg) and not arg.startswith("const_")
+            for x in [_value(arg_text(arg, item.steps))] if x]
+    results = [v for st, v in zip(item.steps, values) if isinstance(v, float) and v
+               and "const_m1" not in (st.arg1, st.arg2)]        # not a sign the program restores
+    return any(-x in read for x in read) or any(-x in results for x in read if x > 0)
+
+
+def _value(text: str) -> float | None:
+    m = NUMBER.search(text.replace("$", "").replace("%", ""))
+    return float(m.group(0).replace(",", "")) if m else None
+
+
+def scale_clash(item: FinQAItem) -> bool:
+    """Does a sum or difference set a figure stated in one unit against one stated in another
+    (thousands less millions), or, where one line does not say, against a figure a thousand
+    times its size stated in millions?"""
+    for op, a, b in _steps(item):
+        if op not in ("add", "minus", "subtract") or a.figure is None or b.figure is None:
+            continue
+        sa, sb = (_scale(o.figure, item.gold_inds[o.figure.line][1]) for o in (a, b))
+        if sa and sb and sa != sb:
+            return True
+        big, small = sorted((abs(a.figure.number), abs(b.figure.number)), reverse=True)
+        if (sa is None) != (sb is None) and small and big / small >= 1000:
+            return True
+    return False
+
+
+def expenses_from_net_income(item: FinQAItem) -> bool:
+    """Does the program take net income from revenue and answer a question about expenses or
+    costs (the difference also holds taxes and other items)?"""
+    if not _EXPENSE_Q.search(item.question):
+        return False
+    for op, a, b in _steps(item):
+        if op in ("minus", "subtract") and a.figure is not None and b.figure is not None \
+                and _REVENUE.search(_name(a.figure)) and _NET_INCOME.search(_name(b.figure)):
+            return True
+    return False
+
+
+def _percent_figures(item: FinQAItem) -> bool:
+    """Are the figures the program reads already percentages or rates ("35.0%", a 2.5% yield)?"""
+    for _, a, b in _steps(item):
+        for o in (a, b):
+            if o.text.endswith("%") or (o.figure is not None and o.figure.unit == "%"):
+                return True
+    return False
+
+
+def _ratio_program(item: FinQAItem) -> bool:
+    """Does the program divide by a figure or a result (not by a count or a scale it states)?"""
+    return any(op_name(st) == "divide" and not st.arg2.startswith("const_") for st in item.steps)
+
+
+def _question(item: FinQAItem) -> str:
+    """The question without the percentages it states ("for a 2% ( 2 % ) increase in rates")."""
+    return _STATED_PERCENT.sub(" ", item.question)
+
+
+def _index_base(item: FinQAItem) -> bool:
+    """Does the program subtract a base of 100 (a cumulative-return index, read in points)?"""
+    return any(op_name(st) in ("minus", "subtract") and _value(arg_text(st.arg2, item.steps)) == 100
+               for st in item.steps)
+
+
+def percent_as_difference(item: FinQAItem) -> bool:
+    """A question that asks a percentage, share, ratio or return, answered by a sum or
+    difference of figures that are not percentages themselves (nothing divided; a return read
+    off a 100-based index, or a difference of two returns, is a difference in points)."""
+    q = _question(item)
+    if not _PERCENT_Q.search(q) or re.search(r"basis points", q, re.I) or _index_base(item):
+        return False
+    if re.search(r"\breturns?\b", q, re.I) and _DIFFERENCE_Q.search(q) and not re.search(
+            r"\b(?:percent\w*|rate|ratio|portion|proportion)\b", q, re.I):
+        return False
+    return (op_name(item.steps[-1]) in ("add", "minus", "subtract") and not _ratio_program(item)
+            and not any(op_name(st) in ("multiply", "exp") for st in item.steps)
+            and not _percent_figures(item))
+
+
+def difference_as_percent(item: FinQAItem) -> bool:
+    """A question that asks a difference or change and names no percentage, rate or ratio,
+    answered by a ratio (a percentage change); or a percentage change answered by the ratio
+    of two figures with no change computed or read."""
+    q = _question(item)
+    last = item.steps[-1]
+    if _DIFFERENCE_Q.search(q) and not _PERCENT_Q.search(q) and not re.search(r"\bgrowth\b", q):
+        return _ratio_program(item) and (op_name(last) == "divide" or last.arg2 == "const_1")
+    if _PERCENT_CHANGE_Q.search(q) and all(op_name(st) == "divide" for st in item.steps):
+        read = [o.figure for _, a, b in _steps(item) for o in (a, b) if o.figure is not None]
+        return not any(_CHANGE.search(_name(f)) for f in read)
+    return False
+
+
+def rounds_to(shown: str, value: float | str) -> bool:
+    """Does the printed answer ("145%", "7.22", ".385") state ``value`` rounded to its printed
+    decimals (a ratio may print as a percentage)?"""
+    if isinstance(value, str):
+        return shown.strip().lower() == value
+    m = NUMBER.search(shown.replace("$", "").replace(" ", ""))
+    if not m:
+        return False
+    x = float(m.group(0).replace(",", ""))
+    decimals = len(m.group(0).split(".")[1]) if "." in m.group(0) else 0
+    tol = 0.5 * 10 ** -decimals * (1 + 1e-6) + 1e-9
+    return any(abs(x - v) <= tol for v in (value, value * 100))
+
+
+def first_year_skipped(item: FinQAItem) -> bool:
+    """Does a question over a span of two years ("from 2005 to 2007", "between 2011 and 2012")
+    read figures of the last year but none of the first (the change from 2005 to 2007
+    computed from 2006 and 2007), by the figures' row and column headers or their sentences?
+    A base of 100 (a cumulative-return index) stands for the first year."""
+    asked = _question_years(item.question)
+    read = [o.figure for _, a, b in _steps(item) for o in (a, b) if o.figure is not None]
+    years = [_years_of(f) for f in read]
+    if len(asked) != 2 or not read or any(not y for y in years) or _index_base(item) \
+            or not re.search(r"\b(?:from|between)\b.*\b(?:to|and|through)\b", item.question):
+        return False
+    used = set().union(*years)
+    return min(asked) not in used and max(asked) in used
+
+
+def _question_years(question: str) -> set[int]:
+    return period_years(question) | period_years(" ".join(
+        re.findall(r"\d\d?/\d\d?/\d\d\b", question)))
+
+
+def _years_of(fig: Figure) -> set[int]:
+    """The years a figure's headers name (a table cell), or its sentence's year."""
+    if fig.quote is not None:
+        return {fig.year} if fig.year else set()
+    return period_years(" ".join(filter(None, (fig.row, fig.col))))
+
+
+def price_from_unrelated(item: FinQAItem) -> bool:
+    """A share price or cost per share from a division whose figures come from different
+    sentences or table rows, or whose dividend is no cost, price or value (an expense divided
+    by a share count)."""
+    q = item.question
+    if not _PRICE_Q.search(q) or _CHANGE.search(q) or re.search(r"performance", q, re.I) \
+            or op_name(item.steps[-1]) != "divide" or item.answer.strip().endswith("%"):
+        return False
+    for op, a, b in _steps(item):
+        if op != "divide":
+            continue
+        src = a.figure or (_origin(item, a.step) if a.step is not None else None)
+        if src is None or b.figure is None:
+            continue
+        apart = src.line != b.figure.line if src.quote is not None else \
+            (src.row != b.figure.row and src.col != b.figure.col)
+        if apart or not _MONEY_WORDS.search(_name(src)):
+            return True
+    return False
+
+
+def _origin(item: FinQAItem, k: int) -> Figure | None:
+    _, a, b = _steps(item)[k]
+    return a.figure or b.figure
+
+
+def per_share_without_shares(item: FinQAItem) -> bool:
+    """A per-share question whose program divides by a figure that is not a share count (and
+    not a per-share figure itself): "156.6 / 17.3", shares by dollars."""
+    if not _PER_SHARE_Q.search(item.question):
+        return False
+    for op, a, b in _steps(item):
+        if op == "divide" and a.figure is not None and b.figure is not None \
+                and not _SHARES.search(_name(b.figure)):
+            return True
+    return False
+
+
+def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
+    """The first rule the record's gold program breaks (None: a careful reader reads it as a
+    sound answer to its question). ``values``: every step's recomputed result."""
+    checks = ((SIGN, lambda: sign_dropped(item, values)), (SCALE, lambda: scale_clash(item)),
+              (EXPENSES, lambda: expenses_from_net_income(item)),
+              (PERCENT_AS_DIFFERENCE, lambda: percent_as_difference(item)),
+              (DIFFERENCE_AS_PERCENT, lambda: difference_as_percent(item)),
+              (ROUNDING, lambda: not rounds_to(item.answer, values[-1])),
+              (YEAR, lambda: first_year_skipped(item)),
+              (PRICE, lambda: price_from_unrelated(item)),
+              (PER_SHARE, lambda: per_share_without_shares(item)))
+    return next((why for why, broken in checks if broken()), None)
