@@ -152,16 +152,16 @@ def test_a_return_on_a_base_of_100_reads_as_one_and_a_skipped_step_shows_as_skip
 
 
 def test_a_change_of_unit_names_the_units_and_the_answer_carries_its_own():
-    aon = item("what is the average share price for the shares issued in 2015?",
+    aon = item("what is the average share price for the shares repurchased in 2015?",
                (FinQAStep("multiply1-1", "2", "const_1000000", "2000000"),
                 FinQAStep("divide1-2", "#0", "2779", "719.7")),
-               lines=(("text_1", "compensation expense of $ 2 million was recognized in 2015 ."),
-                      ("text_2", "in 2015 , 2779 shares were issued under the plan .")), table=())
+               lines=(("text_1", "during 2015 the company repurchased 2779 shares ; the total cost "
+                                 "of these repurchases was $ 2 million ."),), table=())
     assert finqa_check(aon) is None
     c = finqa_candidate(aon)
     assert c.answer == "$719.7 per share"
     assert "2 million" in c.reasoning[0] and "in full" in c.reasoning[0].lower()
-    assert "the compensation expense in full (2000000)" in c.reasoning[1]
+    assert "the total cost of these repurchases in full (2000000)" in c.reasoning[1]
     assert not any(finqa_rules.templated(s) for s in c.reasoning)
 
 
