@@ -92,6 +92,29 @@ def test_a_failed_run_keeps_the_last_good_executed_copy_and_the_failed_one_besid
     assert not failed.exists()  # a good run clears the stale failed copy
 
 
+def test_what_a_kernel_prints_outside_its_cells_is_kept_with_a_failure_not_on_the_terminal(
+        tmp_path, capfd):
+    # a kernel's own stderr (a heartbeat thread's port race, its last words when a signal kills
+    # it) is the kernel process's, not a cell's: here its application's log says something
+    src = write_notebook(tmp_path / "src", "01_demo")
+    src.write_text(src.read_text().replace(
+        'note("start")', 'from ipykernel.kernelapp import IPKernelApp\n'
+                         'IPKernelApp.instance().log.error("the kernel itself speaks")\n'
+                         'note("start")'))
+    out = tmp_path / "out"
+    with pytest.raises(pm.PapermillExecutionError):
+        reproduce.execute(src, parameters={"fail": True}, out_dir=out)
+    log = out / "01_demo.failed.kernel.log"
+    assert "the kernel itself speaks" in log.read_text()
+    assert "the kernel itself speaks" not in capfd.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["01_demo.failed.ipynb", log.name]
+
+    reproduce.execute(src, parameters={"fail": False, "outputs_dir": str(tmp_path / "o")},
+                      out_dir=out)
+    assert sorted(p.name for p in out.iterdir()) == ["01_demo.ipynb"]  # nothing stale kept
+    assert "the kernel itself speaks" not in capfd.readouterr().err
+
+
 @pytest.mark.slow  # three notebook kernels, twice
 def test_a_replay_runs_notebooks_side_by_side_reports_them_in_order_and_stops_at_a_failure(
         tmp_path, monkeypatch, capsys):

@@ -8,7 +8,10 @@ another, and raise ``Stopped`` in the main thread; the response store keeps ever
 
 ``KernelManager`` is the manager papermill is given: it records each kernel's process, and at a
 normal shutdown it does not first interrupt the idle kernel (jupyter_client does, and ipykernel
-then logs ``KeyboardInterrupt caught in kernel`` on every successful run).
+then logs ``KeyboardInterrupt caught in kernel`` on every successful run). ``logging_to`` gives
+one whose kernels write their own stderr to a file: what a kernel process prints outside any cell
+(a heartbeat thread's traceback when two kernels started at once race for a port, its dying
+words when a signal kills it) never reaches the terminal, where only ``reproduce`` speaks.
 """
 from __future__ import annotations
 
@@ -17,7 +20,8 @@ import os
 import signal
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from pathlib import Path
+from typing import ClassVar, Iterator
 
 from jupyter_client.manager import AsyncKernelManager
 
@@ -36,6 +40,16 @@ class Stopped(Exception):
 
 class KernelManager(AsyncKernelManager):
     """A kernel manager whose kernels ``stop_on_signals`` can find and kill."""
+
+    #: the file a kernel's own stderr is appended to (``logging_to``); None: inherited
+    stderr_path: ClassVar[Path | None] = None
+
+    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:  # type: ignore[override]
+        if self.stderr_path is None:
+            await super()._async_launch_kernel(kernel_cmd, **kw)
+            return
+        with open(self.stderr_path, "ab") as log:  # the kernel holds its own copy
+            await super()._async_launch_kernel(kernel_cmd, **{**kw, "stderr": log})
 
     async def _async_post_start_kernel(self, **kw) -> None:  # type: ignore[override]
         await super()._async_post_start_kernel(**kw)
@@ -57,6 +71,11 @@ class KernelManager(AsyncKernelManager):
         with _LOCK:
             _RUNNING.pop(pid, None)
         await super()._async_cleanup_resources(restart=restart)
+
+
+def logging_to(path: Path) -> type[KernelManager]:
+    """A ``KernelManager`` whose kernels append their stderr to ``path``."""
+    return type("KernelManager", (KernelManager,), {"stderr_path": path})
 
 
 def _pid(manager: AsyncKernelManager) -> int | None:

@@ -50,18 +50,21 @@ def execute(source: Path, out_dir: Path, parameters: dict | None = None,
 
     papermill writes into a temp file beside the target, which replaces the target only when
     every cell ran. A failure (papermill's error is raised) leaves the last good executed copy
-    as it was and keeps the failed run, traceback included, as ``<name>.failed.ipynb``.
+    as it was and keeps the failed run, traceback included, as ``<name>.failed.ipynb``, and what
+    its kernel process printed outside the cells, if anything, as ``<name>.failed.kernel.log``.
     """
     import jupytext
     import papermill as pm
 
-    from tjb_lib.run.kernels import KernelManager
+    from tjb_lib.run.kernels import logging_to
 
     out_dir.mkdir(parents=True, exist_ok=True)
     recorded_as = recorded_as or out_dir.name
     target = out_dir / f"{source.stem}.ipynb"
     failed = out_dir / f"{source.stem}.failed.ipynb"
+    failed_log = out_dir / f"{source.stem}.failed.kernel.log"
     staged, running = (_temp_path(out_dir, f".{source.stem}.{kind}-") for kind in ("input", "run"))
+    kernel_log = running.with_suffix(".log")
     try:
         jupytext.write(jupytext.read(source), staged)
         os.environ["PYTHONPATH"] = paths.python_path()  # the kernel starts with this environment
@@ -69,20 +72,25 @@ def execute(source: Path, out_dir: Path, parameters: dict | None = None,
             pm.execute_notebook(str(staged), str(running), parameters=parameters or {},
                                 cwd=str(paths.NOTEBOOKS), kernel_name="python3",
                                 progress_bar=False, request_save_on_cell_execute=False,
-                                kernel_manager_class=KernelManager,  # SIGINT/SIGTERM kill it
+                                # SIGINT/SIGTERM kill it; its own stderr is not the terminal's
+                                kernel_manager_class=logging_to(kernel_log),
                                 # the kernel listens on loopback only: no "running over TCP" warning
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"])
         except BaseException:
             if running.exists() and running.stat().st_size:
                 _stable_record(running, source, f"{recorded_as}/{failed.name}")
                 os.replace(running, failed)
+                if kernel_log.exists() and kernel_log.stat().st_size:
+                    os.replace(kernel_log, failed_log)
             raise
         _stable_record(running, source, f"{recorded_as}/{target.name}")
         os.replace(running, target)
         failed.unlink(missing_ok=True)
+        failed_log.unlink(missing_ok=True)
     finally:
         staged.unlink(missing_ok=True)
         running.unlink(missing_ok=True)
+        kernel_log.unlink(missing_ok=True)
     return target
 
 
@@ -211,9 +219,11 @@ def _run_all(sources: list[Path], parameters: dict, final: Path, workers: int,
                     for later in futures:
                         later.cancel()  # those not started; the running ones finish
                     failed = _keep_failed(staging, final, source.stem)
+                    log = failed and failed.with_name(f"{source.stem}.failed.kernel.log")
+                    said = f" (its kernel's own messages: {log})" if log and log.exists() else ""
                     print(f"\n{source.name} failed in cell {err.exec_count}: {err.ename}: "
-                          f"{err.evalue}\nThe executed notebook with the traceback is {failed}; "
-                          f"the results in {final} are as they were.", file=sys.stderr)
+                          f"{err.evalue}\nThe executed notebook with the traceback is {failed}"
+                          f"{said}; the results in {final} are as they were.", file=sys.stderr)
                     return 1
                 print(f"{source.name:40s} ok  {seconds:6.1f} s", flush=True)
         report = write_report(staging, spec)
@@ -283,6 +293,12 @@ def _keep_failed(staging: Path, final: Path, stem: str) -> Path | None:
     if not failed.exists():
         return None
     (final / "notebooks").mkdir(parents=True, exist_ok=True)
+    log = failed.with_name(f"{stem}.failed.kernel.log")
+    kept_log = final / "notebooks" / log.name
+    if log.exists():
+        shutil.move(log, kept_log)
+    else:
+        kept_log.unlink(missing_ok=True)  # an earlier failure's, not this run's
     return Path(shutil.move(failed, final / "notebooks" / failed.name))
 
 
