@@ -565,6 +565,12 @@ def figures(gold_inds: tuple[tuple[str, str], ...],
             table: tuple[tuple[str, ...], ...] = ()) -> list[Figure]:
     """Every number of the cleaned gold lines, with its table labels (from the printed
     ``table`` where there is one) or its clause."""
+    return list(_figures(gold_inds, table))
+
+
+@functools.lru_cache(maxsize=1024)  # a record's figures are read by every check and sentence
+def _figures(gold_inds: tuple[tuple[str, str], ...],
+             table: tuple[tuple[str, ...], ...]) -> tuple[Figure, ...]:
     out = []
     for index, (key, text) in enumerate(gold_inds):
         line = clean_line(text)
@@ -575,7 +581,7 @@ def figures(gold_inds: tuple[tuple[str, str], ...],
         else:
             out.extend(_table_figures(line, index) if key.startswith("table") else
                        _text_figures(line, index))
-    return out
+    return tuple(out)
 
 
 def locate(operand: str, figs: list[Figure], near: Figure | None = None) -> Figure | None:
