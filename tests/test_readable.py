@@ -148,3 +148,30 @@ def test_a_gold_answer_its_evidence_does_not_support_is_caught(items):
     assert gold_unsupported(items["5a8c7595554299585d9e36b6"]) is None
     assert ("gold not supported by its evidence" in
             [rule for rule, _ in readable.problems(pair(devils), items)])
+
+
+def test_a_closing_on_a_stock_connective_is_caught_and_the_builder_states_the_relation(items):
+    walker = items["5add673e5542992ae4cec54d"]        # Joe Walker -> Oregon Ducks football
+    step = ("The Oregon Ducks football program is a college football team for the University of "
+            "Oregon")
+    for bad in (f"{step}, which leaves Oregon Ducks football.", f"{step}; Oregon Ducks football "
+                f"follows.", f"{step}, and that points to Oregon Ducks football."):
+        assert readable.templated_closing(bad, [walker.answer])
+        assert ("templated closing" in
+                [rule for rule, _ in readable.problems(pair(walker, bad), items)])
+    fixed = f"{step}, so the team is Oregon Ducks football."
+    assert not readable.templated_closing(fixed, [walker.answer])
+    assert readable.problems(pair(walker), items) == []
+    assert render(hotpot_candidate(walker)).endswith(", so the team is Oregon Ducks football.")
+
+
+def test_a_yes_no_comparison_states_both_facts(items):
+    item = items["5ab6f0c25542995eadef00ea"]          # Buried Country, South of the Border
+    assert readable.problems(pair(item), items) == []
+    assert hotpot_candidate(item).reasoning[-1].endswith(
+        "so no, Buried Country and South of the Border are not both films turned into stage "
+        "performances.")
+    one = pair(item, "South of the Border is a 2009 American documentary film directed by Oliver "
+                     "Stone, so no, they are not both films turned into stage performances.")
+    assert ("reasoning without the deciding fact" in
+            [rule for rule, _ in readable.problems(one, items)])

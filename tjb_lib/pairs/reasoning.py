@@ -345,19 +345,6 @@ def _first_shared(sentence: str, want: set[str]) -> str | None:
     return found[-1] if found else None
 
 
-def sought_noun(question: str) -> str | None:
-    """What a "which/what <noun>" question asks for ("which former mill town" -> "former mill
-    town"), or None."""
-    m = re.search(r"\b(?:which|what)\s+((?:[a-z-]+ ){0,2}?[a-z-]+)\s+(?:is|was|are|were|did|"
-                  r"does|do|has|had|can|could|will|would|in|of|on|at|from|near|that|who|for)\b",
-                  question, re.I)
-    noun = m.group(1).lower() if m else None
-    if noun is None or noun.split()[0] in ("is", "was", "are", "were", "did", "does", "do", "has",
-                                           "had", "kind", "type", "year", "other", "one", "of"):
-        return None
-    return noun
-
-
 # Titles that keep their capital before a name ("Note that Sir Arthur Conan Doyle ...").
 _TITLES = frozenset("Sir Dame Lord Lady King Queen Prince Princess Saint Mount Lake Dr Mr Mrs "
                     "Ms General Captain President Pope Emperor".split())
@@ -382,19 +369,10 @@ def link(r: random.Random, step: str, shown: list[str], proper: bool) -> str:
             and head[0] not in _TITLES
             and (head[0] in _COMMON_OPENERS or head[0][1:].islower())):
         step = step[0].lower() + step[1:]              # "Note that subsequent works ..."
-    return re.sub(r"([.!?])\.$", r"\1", template.format(step=_unstopped(step)))
+    return re.sub(r"([.!?])\.$", r"\1", template.format(step=unstopped(step)))
 
 
-def _unstopped(step: str) -> str:
+def unstopped(step: str) -> str:
     """A step without the stop its last quotation carries ('... "To Know Him Was To Love
     Him."' before a conclusion joins on)."""
     return re.sub(r'[.!?]+(["”])$', r"\1", step)
-
-
-def conclude(r: random.Random, step: str, answer: str, question: str) -> str:
-    """The last step with the conclusion joined on, drawn from ``voice.CONCLUSIONS``."""
-    noun = sought_noun(question)
-    pool = voice.CONCLUSIONS + ((voice.NOUN_CONCLUSION,) if noun else ())
-    if answer.lower() in ("yes", "no"):
-        pool = voice.YES_NO_CONCLUSIONS
-    return voice.pick(r, pool, step=_unstopped(step), ans=answer, noun=noun or "")
