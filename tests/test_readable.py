@@ -101,6 +101,20 @@ def test_a_clause_is_taken_whole_or_the_sentence_is():
     assert whole.startswith("A Democrat, Marion Greene was")       # not "A Democrat was ..."
 
 
+def test_a_step_states_the_link_not_the_padding_around_it():
+    """The opening phrase that names the next hop is the step, not the coach beside it."""
+    step = clause("Playing as a member of the Southeastern Conference (SEC), the 1984 Tennessee "
+                  "Volunteers football team was led by head coach Johnny Majors, in his eighth "
+                  "year, and played their home games at Neyland Stadium in Knoxville, Tennessee.",
+                  "Southeastern Conference")
+    assert step == ("The 1984 Tennessee Volunteers football team was playing as a member of the "
+                    "Southeastern Conference")
+    assert clause("Originally sold as a variant of the popular Jeep Wagoneer, the Cherokee has "
+                  "evolved from a full-size SUV to one of the first compact SUVs.",
+                  "Jeep Wagoneer") == ("The Cherokee was originally sold as a variant of the "
+                                       "popular Jeep Wagoneer")
+
+
 @pytest.mark.parametrize("sentence, caught", [
     ("Later he resigned from the job.", True),
     ("Since then the band has toured Europe.", True),

@@ -54,7 +54,8 @@ def _drop_asides(text: str, *keep: str | None) -> str:
 # An opening participle phrase: "Dubbed the ...", "Written by ...", "Born in ..." (not a name
 # such as "Warren Edward Buffett").
 _PARTICIPLE = re.compile(r"^(?:[A-Z][a-z]+(?:ed|en)|Born|Led|Known|Built|Made|Held|Set|Run|Also|"
-                         r"Often|Formerly|Originally|Commonly|Better|Best)\s+(?![A-Z])")
+                         r"Often|Formerly|Originally|Commonly|Better|Best|"
+                         r"[A-Z][a-z]+ing(?=\s+(?:as|in|for|with|under|alongside)\b))\s+(?![A-Z])")
 _RELATIVE = re.compile(r"^(?:which|who|that)\s+")
 
 
@@ -146,7 +147,9 @@ def _taken_whole(part: str, sentence: str) -> bool:
             return False                 # "A winner of one Golden Globe, ..., X is": an opener
         second = re.match(r", ([A-Z0-9\"“][^,]*)", sentence[len(subject):])
         return not (second and _verb(second.group(1)))   # not "A Democrat, Marion Greene was"
-    return bool(_PARTICIPLE.match(sentence)) and f", {subject} " in sentence   # "Dubbed X, S"
+    lowered = subject[:1].lower() + subject[1:]      # "Playing as X, the team was ..."
+    return bool(_PARTICIPLE.match(sentence)) and any(f", {s} " in sentence   # "Dubbed X, S"
+                                                     for s in (subject, lowered))
 
 
 # Opening words after which no subject has begun yet ("Along with X, this was ...").
@@ -164,7 +167,8 @@ def _clause(text: str, target: str | None) -> str:
         if 0 <= find(intro) and v:
             if _PARTICIPLE.match(intro):             # "Dubbed X, S verb" -> "S was dubbed X"
                 subject = body[:v[0]].strip(" ,")
-                return f"{subject} {_be(v[2])} {intro[0].lower()}{intro[1:]}"
+                be = _be("had" if re.match(r"(?:Originally|Formerly)\b", intro) else v[2])
+                return f"{subject} {be} {intro[0].lower()}{intro[1:]}"   # "was originally sold"
             return _cut(text, max(find(text) + len(target), m.end() + v[1]))
         if re.match(r"(?:he|she|it|they|his|her|its|their)\b", body):
             break                                    # the opening names whom "he" means
