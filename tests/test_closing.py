@@ -23,6 +23,10 @@ from tjb_lib.pairs.closing import close, statement
      "the middle name of the actress who plays Bobbi Bacha in Suburban Madness is Ann"),
     ("Mummulgum is a stop on the Bruxner Highway before reaching the town on the banks of which "
      "river?", "Richmond", "the river is Richmond"),
+    ("What is the name of the executive producer of the film that has a score composed by Jerry "
+     "Goldsmith?", "Ronald Shusett", "the executive producer is Ronald Shusett"),
+    ("Which year and which conference was the 14th season for this conference?", "2009 Big 12",
+     "the answer is 2009 Big 12"),                  # no single noun: "the year and is" never
     ("When was Poison's album \"Shut Up, Make Love\" released?", "2000",
      "Poison's album \"Shut Up, Make Love\" was released in 2000"),
     ("Who did the Doncaster Belles play in the 1994 FA Women's Cup Final?", "Knowsley United",

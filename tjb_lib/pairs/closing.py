@@ -157,6 +157,12 @@ def when(question: str, answer: str) -> str | None:
     return f"{subject} {m.group(1).lower()} {m.group(3)} {on} {answer}"
 
 
+# What may follow the noun a "which/what" question names: a verb, a preposition, a clause.
+_AFTER_NOUN = (r"(?:\s+(?:is|was|are|were|did|does|do|has|had|can|could|will|would|in|of|on|at|"
+               r"from|near|that|who|whose|which|where|when|for|during|since|besides|after|"
+               r"before|by|to|with|as)\b|\s*[?,]|\s*$)")
+
+
 def sought_noun(question: str) -> str | None:
     """What a "which/what <noun>" question asks for ("which former mill town" -> "former mill
     town"; "what type of film" -> "type of film"), or None."""
@@ -164,9 +170,12 @@ def sought_noun(question: str) -> str | None:
                      r"[a-z]+)\b", question)
     if kind:
         return kind.group(1).lower()
-    m = re.search(r"(?:^(?:Which|What)|\b(?:which|what))\s+((?:[\w-]+ ){0,2}?[\w-]+)(?:\s+(?:is|"
-                  r"was|are|were|did|does|do|has|had|can|could|will|would|in|of|on|at|from|near|"
-                  r"that|who|for)\b|\s*[?,]|\s*$)", question)
+    named = re.match(r"What(?:'s| is| was) the name of (?:the|this|a|an) ((?:[\w-]+ ){0,3}?[\w-]+)"
+                     rf"{_AFTER_NOUN}", question)
+    if named:                            # "What is the name of the fanzine that ..." -> "fanzine"
+        return named.group(1)
+    m = re.search(r"(?:^(?:Which|What)|\b(?:which|what))\s+((?:[\w-]+ ){0,3}?[\w-]+)"
+                  rf"{_AFTER_NOUN}", question)
     noun = m.group(1) if m else None
     if noun is None or noun.split()[0].lower() in (
             "is", "was", "are", "were", "did", "does", "do", "has", "had", "kind", "type",
@@ -174,8 +183,8 @@ def sought_noun(question: str) -> str | None:
             "from"):
         return None
     name = all(w[:1].isupper() for w in noun.split())
-    if (re.search(r"\b(?:the|[a-z]+ed|held)\b", noun) or re.match(r"how (?:many|much)\b",
-                                                                  question, re.I)
+    if (re.search(r"\b(?:the|held|and|or)\b|ed$", noun) or re.match(r"how (?:many|much)\b", question,
+                                                            re.I)
             or (name and re.search(r" (?:of|in|on|at|from|near|for)$", m.group(0)))
             or (noun.split()[-1][:1].isupper() and m.group(0).endswith(" of"))):
         return None                      # "what produces the hormone", "what Hall of Fame"
