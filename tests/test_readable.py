@@ -189,3 +189,14 @@ def test_a_yes_no_comparison_states_both_facts(items):
                      "Stone, so no, they are not both films turned into stage performances.")
     assert ("reasoning without the deciding fact" in
             [rule for rule, _ in readable.problems(one, items)])
+
+
+def test_a_restated_step_keeps_a_name_and_takes_no_lead_in_before_a_participle():
+    import random
+    from tjb_lib.pairs.reasoning import link
+    name = "James Mercer Langston Hughes was an American poet"
+    for seed in range(8):
+        assert "james Mercer" not in link(random.Random(seed), name, [name + "."], False)
+        based = "Based in Southaven, the Memphis Hustle play at the Landers Center"
+        out = link(random.Random(seed), based, [based + "."], False)
+        assert out.startswith("Based in Southaven")      # never "We are told that based in"

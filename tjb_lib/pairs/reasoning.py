@@ -361,17 +361,21 @@ _COMMON_OPENERS = frozenset("The A An Most Many Some Several All Both Each Every
 def link(r: random.Random, step: str, shown: list[str], proper: bool) -> str:
     """A step before the last, as a sentence. A step that would repeat an evidence line word for
     word is introduced (``voice.RESTATED_STEPS``); ``proper``: it opens with a name whose
-    capital stays ("The Hard Easy ...", "Carrefour ..."), else its first word is lowered after
-    the lead-in ("Note that subsequent works ...")."""
+    capital stays ("The Hard Easy ...", "Carrefour ..."), as does a first word followed by a
+    capitalised one ("James Mercer Langston Hughes ..."), else its first word is lowered after
+    the lead-in ("Note that subsequent works ..."). A step that opens on a participle ("Based
+    in ...") takes a lead-in after it, never "We are told that based in ..."."""
     restated = [words(line) for line in shown] + [words(s) for line in shown
                                                    for s in split_sentences(line)]
     if words(step) not in restated:
         return f"{step}."
-    template = r.choice(voice.RESTATED_STEPS)
-    head = step.split(" ", 1)
-    if (not template.startswith("{step}") and not proper and len(head) == 2
+    after = [t for t in voice.RESTATED_STEPS if t.startswith("{step}")]
+    template = r.choice(after if _PARTICIPLE.match(step) else voice.RESTATED_STEPS)
+    head = step.split(" ", 2)
+    if (not template.startswith("{step}") and not proper and len(head) >= 2
             and head[0] not in _TITLES
-            and (head[0] in _COMMON_OPENERS or head[0][1:].islower())):
+            and (head[0] in _COMMON_OPENERS
+                 or (head[0][1:].islower() and not head[1][:1].isupper()))):
         step = step[0].lower() + step[1:]              # "Note that subsequent works ..."
     return re.sub(r"([.!?])\.$", r"\1", template.format(step=unstopped(step)))
 
