@@ -200,3 +200,12 @@ def test_a_restated_step_keeps_a_name_and_takes_no_lead_in_before_a_participle()
         based = "Based in Southaven, the Memphis Hustle play at the Landers Center"
         out = link(random.Random(seed), based, [based + "."], False)
         assert out.startswith("Based in Southaven")      # never "We are told that based in"
+
+
+def test_a_year_the_question_asks_about_stays_in_the_step(items):
+    """"What American ... surfer born 18 October 1992 ...?": the birth date decides, so the
+    step keeps the aside that holds it."""
+    item = next(i for i in items.values() if "Hawaiian surfer born 18 October 1992" in i.question)
+    support = {h: hop_sentences(item, h) for h in hops(item)}
+    said = steps(item, support, hops(item), hops(item)[-1], item.answer)
+    assert any("(born 18 October 1992)" in s for s in said.values())

@@ -114,14 +114,16 @@ def _protect(text: str) -> str:
                   lambda m: m.group(0).replace(",", "\0"), text)
 
 
-def clause(text: str, target: str | None = None, keep: str | None = None) -> str:
+def clause(text: str, target: str | None = None,
+           keep: str | tuple[str, ...] | None = None) -> str:
     """The part of an evidence sentence that carries ``target``, as a sentence of its own: an
     opening phrase or an aside around the subject that does not carry it is left out, one that
     does becomes the clause ("Dubbed X, Corelli possessed ..." -> "Corelli was dubbed X";
     "S, which succeeded X, was ..." -> "S succeeded X"); the main clause runs to the end of the
     segment that names ``target`` (the whole main clause when the sentence does not name it).
-    Asides in brackets are removed unless they hold ``target`` or ``keep``; no final stop."""
-    kept = _drop_asides(text, target, keep).rstrip(" .")
+    Asides in brackets are removed unless they hold ``target`` or ``keep`` (a string or several);
+    no final stop."""
+    kept = _drop_asides(text, target, *(keep if isinstance(keep, tuple) else (keep,))).rstrip(" .")
     out = _cap(_clause(_protect(kept), target).replace("\0", ","))
     if not whole(out) or not _taken_whole(out, kept) or (
             target and target.lower() in kept.lower() and target.lower() not in out.lower()):
@@ -256,6 +258,9 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
     """
     question = item.question
     want = content_words(question) - _names(item, hops)
+    # an aside that holds the answer or a year the question asks about ("the actress born in
+    # 1956": "Paige O'Hara (born May 10, 1956)") is the deciding fact, not residue
+    keep = (answer, *YEAR.findall(question))
     compared = comparative(item, hops)
     if not compared:
         hops = tuple(h for h in hops if h != answer_hop) + (answer_hop,)
@@ -269,7 +274,7 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
                 if value:
                     pick = s
                     break
-            out[h] = clause(pick, value or _first_shared(pick, want), keep=answer)
+            out[h] = clause(pick, value or _first_shared(pick, want), keep=keep)
         elif h == answer_hop:
             # the sentence that states the answer as a fact, not the one that opens on it as
             # its subject ("Colonel Charles Hastings Judd (1835 – 1890) was ...")
@@ -281,12 +286,12 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
             pick = max(stating or sents, key=lambda s: (len(content_words(s) & want)
                                                         + 2 * linking(s)))
             out[h] = clause(pick, _last(pick, [target, *others]) or _first_shared(pick, want),
-                            keep=answer)
+                            keep=keep)
         else:
             nxt = [entity_of(item, o).name or short_name(o) for o in hops if o != h]
             target = next((n for n in nxt for s in sents if n.lower() in s.lower()), None)
             pick = _best(sents, want, target)
-            out[h] = clause(pick, target or _first_shared(pick, want), keep=answer)
+            out[h] = clause(pick, target or _first_shared(pick, want), keep=keep)
     return out
 
 
