@@ -66,7 +66,8 @@ def test_balance(conflicts):
 
 def test_wrong_side_differs_only_where_it_states_the_answer(conflicts, gold):
     """Evidence is shared; a HotpotQA or HumanEval wrong side differs only where it states its
-    answer; a FinQA wrong side has as many reasoning steps, shares every step without figures,
+    answer (a HotpotQA side states it in its closing, the question answered: "so no, X and Y
+    are not both P"); a FinQA wrong side has as many reasoning steps, shares every step without figures,
     and concludes its own answer (its derivation: tests/test_pairs_finqa.py)."""
     for p in conflicts:
         assert detect_artifacts(p.cited) == MECH_KINDS and detect_artifacts(p.plain) == set()
@@ -89,9 +90,9 @@ def test_wrong_side_differs_only_where_it_states_the_answer(conflicts, gold):
         if p.source == "finqa":                  # a FinQA step may show other figures
             assert all(ok == bad for ok, bad in zip(ok_steps, bad_steps)       # but the closing
                        if not re.search(r"\d", ok) and p.meta["correct_answer"] not in ok), p.pair_id
-        else:                                    # the steps are the same; the conclusion differs
+        else:                                    # the steps are the same; the closing differs
             assert ok_steps[:-1] == bad_steps[:-1], p.pair_id
-            assert ok_steps[-1].rsplit(a_ok, 1)[0] == bad_steps[-1].rsplit(a_bad, 1)[0], p.pair_id
+            assert ok_steps[-1].rsplit(", so ", 1)[0] == bad_steps[-1].rsplit(", so ", 1)[0], p.pair_id
         assert p.meta["wrong_answer"] in bad_steps[-1]               # the wrong side concludes it
 
 

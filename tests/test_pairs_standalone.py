@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from tjb_lib.data import load_hotpotqa
-from tjb_lib.pairs.reasoning import clause, sought_noun
+from tjb_lib.pairs.closing import sought_noun
+from tjb_lib.pairs.reasoning import clause
 from tjb_lib.pairs.standalone import Entity, clean, resolve, sentence_groups, standalone
 from tjb_lib.text import sentences
 
@@ -115,7 +116,10 @@ def test_a_reasoning_step_is_the_clause_that_carries_the_link(text, target, want
 
 def test_the_sought_noun_of_a_question():
     assert sought_noun("Which former mill town is near Rivington Hall Barn?") == "former mill town"
-    assert sought_noun("What type of activity do they share?") is None
+    assert sought_noun("What type of activity do they share?") == "type of activity"
+    assert sought_noun("How many novels are there in the series of which Shadows in Flight is "
+                       "the tenth novel?") is None
+    assert sought_noun("Which Kentucky Writers Hall of Fame author has had works published?") is None
 
 
 def test_sentences_split_at_stops_not_at_abbreviations():

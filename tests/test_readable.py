@@ -101,6 +101,20 @@ def test_a_clause_is_taken_whole_or_the_sentence_is():
     assert whole.startswith("A Democrat, Marion Greene was")       # not "A Democrat was ..."
 
 
+def test_a_step_states_the_link_not_the_padding_around_it():
+    """The opening phrase that names the next hop is the step, not the coach beside it."""
+    step = clause("Playing as a member of the Southeastern Conference (SEC), the 1984 Tennessee "
+                  "Volunteers football team was led by head coach Johnny Majors, in his eighth "
+                  "year, and played their home games at Neyland Stadium in Knoxville, Tennessee.",
+                  "Southeastern Conference")
+    assert step == ("The 1984 Tennessee Volunteers football team was playing as a member of the "
+                    "Southeastern Conference")
+    assert clause("Originally sold as a variant of the popular Jeep Wagoneer, the Cherokee has "
+                  "evolved from a full-size SUV to one of the first compact SUVs.",
+                  "Jeep Wagoneer") == ("The Cherokee was originally sold as a variant of the "
+                                       "popular Jeep Wagoneer")
+
+
 @pytest.mark.parametrize("sentence, caught", [
     ("Later he resigned from the job.", True),
     ("Since then the band has toured Europe.", True),
@@ -148,3 +162,50 @@ def test_a_gold_answer_its_evidence_does_not_support_is_caught(items):
     assert gold_unsupported(items["5a8c7595554299585d9e36b6"]) is None
     assert ("gold not supported by its evidence" in
             [rule for rule, _ in readable.problems(pair(devils), items)])
+
+
+def test_a_closing_on_a_stock_connective_is_caught_and_the_builder_states_the_relation(items):
+    walker = items["5add673e5542992ae4cec54d"]        # Joe Walker -> Oregon Ducks football
+    step = ("The Oregon Ducks football program is a college football team for the University of "
+            "Oregon")
+    for bad in (f"{step}, which leaves Oregon Ducks football.", f"{step}; Oregon Ducks football "
+                f"follows.", f"{step}, and that points to Oregon Ducks football."):
+        assert readable.templated_closing(bad, [walker.answer])
+        assert ("templated closing" in
+                [rule for rule, _ in readable.problems(pair(walker, bad), items)])
+    fixed = f"{step}, so the team is Oregon Ducks football."
+    assert not readable.templated_closing(fixed, [walker.answer])
+    assert readable.problems(pair(walker), items) == []
+    assert render(hotpot_candidate(walker)).endswith(", so the team is Oregon Ducks football.")
+
+
+def test_a_yes_no_comparison_states_both_facts(items):
+    item = items["5ab6f0c25542995eadef00ea"]          # Buried Country, South of the Border
+    assert readable.problems(pair(item), items) == []
+    assert hotpot_candidate(item).reasoning[-1].endswith(
+        "so no, Buried Country and South of the Border are not both films turned into stage "
+        "performances.")
+    one = pair(item, "South of the Border is a 2009 American documentary film directed by Oliver "
+                     "Stone, so no, they are not both films turned into stage performances.")
+    assert ("reasoning without the deciding fact" in
+            [rule for rule, _ in readable.problems(one, items)])
+
+
+def test_a_restated_step_keeps_a_name_and_takes_no_lead_in_before_a_participle():
+    import random
+    from tjb_lib.pairs.reasoning import link
+    name = "James Mercer Langston Hughes was an American poet"
+    for seed in range(8):
+        assert "james Mercer" not in link(random.Random(seed), name, [name + "."], False)
+        based = "Based in Southaven, the Memphis Hustle play at the Landers Center"
+        out = link(random.Random(seed), based, [based + "."], False)
+        assert out.startswith("Based in Southaven")      # never "We are told that based in"
+
+
+def test_a_year_the_question_asks_about_stays_in_the_step(items):
+    """"What American ... surfer born 18 October 1992 ...?": the birth date decides, so the
+    step keeps the aside that holds it."""
+    item = next(i for i in items.values() if "Hawaiian surfer born 18 October 1992" in i.question)
+    support = {h: hop_sentences(item, h) for h in hops(item)}
+    said = steps(item, support, hops(item), hops(item)[-1], item.answer)
+    assert any("(born 18 October 1992)" in s for s in said.values())

@@ -372,8 +372,9 @@ def markdown(audits: list[SplitAudit], tiers: dict) -> str:
                  "with a sentence on one side only outside the difference the split varies; "
                  "`reader rules` counts what a careful reader stops at (`tjb_lib/pairs/readable.py`: a "
                  "non-name title inserted as a name, a cut sentence, a comparison without both "
-                 "values, a hop the reasoning never uses, an opening leaning on an unshown "
-                 "sentence, a gold answer its evidence does not support); `side "
+                 "values or, for a yes/no comparison, without both facts, a hop the reasoning never "
+                 "uses, a closing that joins the answer alone with a stock connective, an opening "
+                 "leaning on an unshown sentence, a gold answer its evidence does not support); `side "
                  "accuracy` is a paired classifier (one side's words minus the other's, folds grouped "
                  "by source item) telling the cited side.")
     lines.append("")

@@ -21,7 +21,8 @@ from tjb_lib.pairs.filing_prose import evidence_line, sentence_case
 from tjb_lib.pairs.finqa_gold import gold_problem
 from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, op_name, operands, period_clash,
                                        step_sentences, unnamed)
-from tjb_lib.pairs.reasoning import conclude, link, missing_values, unused_hops
+from tjb_lib.pairs.closing import close
+from tjb_lib.pairs.reasoning import link, missing_values, unused_hops
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence
 from tjb_lib.pairs.standalone import entity_of, short_name, standalone
@@ -116,7 +117,7 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
                      drop_hop: str | None = None, weak: tuple[str, int] | None = None,
                      extra: tuple[str, int] | None = None, reasoning: str = "specific",
                      reverse: bool = False, answer: str | None = None,
-                     lead_hop: str | None = None) -> Candidate:
+                     lead_hop: str | None = None, unnamed: tuple[str, ...] = ()) -> Candidate:
     """The full chain, or the chain without one hop.
 
     ``drop_hop`` removes a hop's sentences and its reasoning step; ``weak`` shows one
@@ -127,11 +128,14 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
     no entity or link). ``r`` draws the phrasings (default: seeded by the item id). ``answer``
     replaces the gold answer where the candidate states its own answer (the answer line and the
     conclusion: a conflict's wrong side), never inside what it quotes or restates from the
-    evidence.
+    evidence. The closing names neither ``drop_hop`` nor the hops in ``unnamed`` (those the
+    other side of a pair drops or never names, so both sides close alike).
     """
     gold = item.answer.strip().rstrip(",;:").strip()   # "Golden Valley, Minnesota," as given
     ans = (answer or gold).strip()
     r = r or random.Random(f"voice:{item.id}")
+    spared = tuple(n for h in dict.fromkeys(filter(None, (drop_hop, *unnamed)))
+                   for n in sorted({short_name(h), entity_of(item, h).name or short_name(h)}))
     if drop_hop is not None and drop_hop not in hops(item):
         raise ValueError(f"{item.id}: {drop_hop!r} is not a supporting hop")
     facts = [f for f in dict.fromkeys(item.supporting_facts) if f[0] != drop_hop]
@@ -149,7 +153,6 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
             ev.append(e)
     # Every phrasing is drawn here, in a fixed order, whatever is later dropped, so the two
     # sides of a graded pair word their shared steps alike.
-    conclusion_r = random.Random(r.getrandbits(64))
     link_r = {h: random.Random(r.getrandbits(64)) for h in hops(item)}
     generic = voice.pick(r, voice.GENERIC_STEPS)
     if reasoning == "specific":
@@ -164,9 +167,9 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
         proper = {k: k.startswith("The ") or v.split()[0].strip(",;:'\"") in names
                   for k, v in kept}
         body = tuple(link(link_r[k], v, support[k], proper[k]) for k, v in kept[:-1]) + (
-            conclude(conclusion_r, kept[-1][1], ans, item.question),)
+            close(kept[-1][1], item.question, ans, spared),)
     elif reasoning == "generic":
-        body = (conclude(conclusion_r, generic, ans, item.question),)
+        body = (close(generic, item.question, ans, spared),)
     else:
         raise ValueError(f"reasoning must be 'specific' or 'generic', not {reasoning!r}")
     if reverse:

@@ -38,8 +38,11 @@ P_WEAKEN = 0.5
 def soft_hotpotqa(split: str, items: list[HotpotItem], seed: int) -> list[Pair]:
     out = []
     for item in items:
-        specific = hotpot_candidate(item, rng(seed, "voice", item.id), reasoning="specific")
-        generic = hotpot_candidate(item, rng(seed, "voice", item.id), reasoning="generic")
+        # the generic side names no entity, so neither side's closing does (both close alike)
+        specific = hotpot_candidate(item, rng(seed, "voice", item.id), reasoning="specific",
+                                    unnamed=hops(item))
+        generic = hotpot_candidate(item, rng(seed, "voice", item.id), reasoning="generic",
+                                   unnamed=hops(item))
         out.append(make_pair(
             split, "hotpotqa", item.id, 0, target_relation="quality_soft", gold="tie",
             task=item.question, plain=render(specific), cited=render(generic, MECHANICAL_CUES),
@@ -112,7 +115,7 @@ def moderate_hotpotqa(split: str, items: list[HotpotItem], seed: int) -> list[Pa
                              f"skipped it)")
         drop, weak = plan
         lead = drop if item.type == "comparison" else None
-        full = hotpot_candidate(item, rng(seed, "voice", item.id), lead_hop=lead)
+        full = hotpot_candidate(item, rng(seed, "voice", item.id), lead_hop=lead, unnamed=(drop,))
         partial = hotpot_candidate(item, rng(seed, "voice", item.id), drop_hop=drop, lead_hop=lead,
                                    weak=(drop, weak) if weak is not None else None)
         role = "compared_entity" if item.type == "comparison" else "bridge"

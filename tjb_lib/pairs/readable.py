@@ -5,9 +5,10 @@ judge reads (the display stripped): a page title inserted where a name belongs (
 career statistics was the bronze medallist"), a sentence cut short ("... and with a population
 of about 450,000, and that points to ..."; "(1965) is Bill Cosby's third album"), a comparison
 concluded without both compared values, a reasoning whose statement of the answer shares no
-word with what the question asks, an opening that leans on a sentence not shown ("Later he
-resigned", "For his role in X, Franco ..."), and a gold answer its own supporting sentences do
-not say. Each rule is written from the reader's side, on the candidate's text; the gold check
+word with what the question asks, a closing that joins the answer alone with a stock connective
+("which leaves Oregon Ducks football", "; Marsilea follows."), an opening that leans on a
+sentence not shown ("Later he resigned", "For his role in X, Franco ..."), and a gold answer its
+own supporting sentences do not say. Each rule is written from the reader's side, on the candidate's text; the gold check
 reads the item's supporting sentences. ``problems`` names every rule a pair breaks.
 """
 from __future__ import annotations
@@ -34,7 +35,8 @@ _NEEDS_WORD = (r"\b(?:and|or|but|of|the|a|an|with|to|in|on|at|for|by|from|as|tha
                r"between|including|which|who|whose|that)")
 _JOINS = (r"(?:so (?:the|it)|which (?:makes|settles|leaves|means)|hence|and that points|"
           r"and so we arrive|this identifies|that (?:gives|makes)|the reply is)")
-CUT = re.compile(rf"{_NEEDS_WORD}[.;:]$|{_NEEDS_WORD}[,;:]? {_JOINS}\b|{_NEEDS_WORD};"
+CUT = re.compile(rf"{_NEEDS_WORD}[.;:]$|{_NEEDS_WORD}[,;:]? {_JOINS}\b|{_NEEDS_WORD}, so\b"
+                 rf"|{_NEEDS_WORD};"
                  r"|,\s*[,.;:]|,\s*$")
 # An answer fragment: two figures in a row before the conclusion ("1,767 km², 300,000, so").
 _FIGURES = re.compile(r"\b\d[\d,.]*(?: [a-z²]+)?, \d[\d,.]*, (?:so|which|hence)\b")
@@ -56,6 +58,14 @@ _COUNT = re.compile(r"\b\d[\d,.]*\b|\b(?:one|two|three|four|five|six|seven|eight
                     r"eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|single|"
                     r"dozen|(?<!-)only|(?:bi|semi)?(?:weekly|monthly|daily|annual|quarterly))\b",
                     re.I)
+# A closing that joins the answer alone to the reasoning with a stock connective ("which leaves
+# Oregon Ducks football", "; Marsilea follows.", "this identifies 48,982", "That settles it:
+# 12.0%."): the deciding relation is never said.
+_STOCK = (r"(?:,? which (?:leaves|makes it|settles it as|means)|; this identifies|,? and that points"
+          r" to|,? hence|: that (?:gives|makes it)|,? so it (?:must be|is)|,? and so we arrive at|"
+          r"[,;]? (?:so )?the reply is|[.:;]? that settles it:?|,? all told:?)")
+
+
 #: what a split's sides differ in when only its plain side shows the full chain (the cited side
 #: omits a hop or the reasoning by design; ``SplitInfo.differs``)
 PLAIN_ONLY = ("reasoning", "dropped_hop")
@@ -75,6 +85,17 @@ def cut(sentence: str) -> bool:
     figures = [m for m in _FIGURES.finditer(sentence)
                if not re.search(rf"(?:{MONTHS})[^,]{{0,12}}$", sentence[:m.start()])]
     return bool(CUT.search(sentence) or FRAGMENT_OPENING.match(sentence) or figures)
+
+
+def templated_closing(sentence: str, answers: list[str]) -> bool:
+    """A last sentence that ends on a stock connective and the answer alone ("..., which leaves
+    Oregon Ducks football."; "...; Marsilea follows.")."""
+    end = sentence.rstrip(" .")
+    for a in answers:
+        a = re.escape(a.strip().rstrip(" ."))
+        if re.search(rf"{_STOCK} {a}$|; {a} follows$", end, re.I):
+            return True
+    return False
 
 
 def leaning(sentence: str) -> bool:
@@ -116,7 +137,7 @@ def undecided(p: Pair, item, side: str) -> bool:
     from tjb_lib.pairs.standalone import entity_of, short_name
 
     reasoning = parts(p, side)["reasoning"]
-    if not reasoning or item.answer.strip().lower() in ("yes", "no"):
+    if not reasoning:
         return False
     for h in hops(item):
         names = {short_name(h), entity_of(item, h).name or short_name(h)}
@@ -126,9 +147,15 @@ def undecided(p: Pair, item, side: str) -> bool:
         if not (any(mentions(reasoning, n) for n in names)
                 or any(len(content_words(s) & said) >= 3 for s in hop_sentences(item, h))):
             return True
+    if item.answer.strip().lower() in ("yes", "no"):
+        return False                     # "are both X and Y ...?": both facts are stated
     last = sentences(reasoning)[-1]
-    stated = [a for a in (item.answer, p.meta.get("wrong_answer")) if a]   # a conflict's side
-    return item.type != "comparison" and not any(mentions(last, a) for a in stated)
+    return item.type != "comparison" and not any(mentions(last, a) for a in stated(p, item))
+
+
+def stated(p: Pair, item) -> list[str]:
+    """The answers a side may state: the gold, and a conflict's wrong answer."""
+    return [a for a in (item.answer, p.meta.get("wrong_answer")) if a]
 
 
 def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
@@ -147,9 +174,12 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
                 out.append(("non-name title", s))
             if leaning(s):
                 out.append(("leaning opening", s))
-        for s in sentences(part["reasoning"]):
+        said = sentences(part["reasoning"])
+        for s in said:
             if cut(s):
                 out.append(("cut sentence", s))
+        if said and templated_closing(said[-1], stated(p, item)):
+            out.append(("templated closing", said[-1]))
         if side in full_sides(p):
             if comparison_without_values(p, item, side):
                 out.append(("comparison without both values", part["reasoning"]))

@@ -54,7 +54,8 @@ def _drop_asides(text: str, *keep: str | None) -> str:
 # An opening participle phrase: "Dubbed the ...", "Written by ...", "Born in ..." (not a name
 # such as "Warren Edward Buffett").
 _PARTICIPLE = re.compile(r"^(?:[A-Z][a-z]+(?:ed|en)|Born|Led|Known|Built|Made|Held|Set|Run|Also|"
-                         r"Often|Formerly|Originally|Commonly|Better|Best)\s+(?![A-Z])")
+                         r"Often|Formerly|Originally|Commonly|Better|Best|"
+                         r"[A-Z][a-z]+ing(?=\s+(?:as|in|for|with|under|alongside)\b))\s+(?![A-Z])")
 _RELATIVE = re.compile(r"^(?:which|who|that)\s+")
 
 
@@ -113,14 +114,16 @@ def _protect(text: str) -> str:
                   lambda m: m.group(0).replace(",", "\0"), text)
 
 
-def clause(text: str, target: str | None = None, keep: str | None = None) -> str:
+def clause(text: str, target: str | None = None,
+           keep: str | tuple[str, ...] | None = None) -> str:
     """The part of an evidence sentence that carries ``target``, as a sentence of its own: an
     opening phrase or an aside around the subject that does not carry it is left out, one that
     does becomes the clause ("Dubbed X, Corelli possessed ..." -> "Corelli was dubbed X";
     "S, which succeeded X, was ..." -> "S succeeded X"); the main clause runs to the end of the
     segment that names ``target`` (the whole main clause when the sentence does not name it).
-    Asides in brackets are removed unless they hold ``target`` or ``keep``; no final stop."""
-    kept = _drop_asides(text, target, keep).rstrip(" .")
+    Asides in brackets are removed unless they hold ``target`` or ``keep`` (a string or several);
+    no final stop."""
+    kept = _drop_asides(text, target, *(keep if isinstance(keep, tuple) else (keep,))).rstrip(" .")
     out = _cap(_clause(_protect(kept), target).replace("\0", ","))
     if not whole(out) or not _taken_whole(out, kept) or (
             target and target.lower() in kept.lower() and target.lower() not in out.lower()):
@@ -146,7 +149,9 @@ def _taken_whole(part: str, sentence: str) -> bool:
             return False                 # "A winner of one Golden Globe, ..., X is": an opener
         second = re.match(r", ([A-Z0-9\"“][^,]*)", sentence[len(subject):])
         return not (second and _verb(second.group(1)))   # not "A Democrat, Marion Greene was"
-    return bool(_PARTICIPLE.match(sentence)) and f", {subject} " in sentence   # "Dubbed X, S"
+    lowered = subject[:1].lower() + subject[1:]      # "Playing as X, the team was ..."
+    return bool(_PARTICIPLE.match(sentence)) and any(f", {s} " in sentence   # "Dubbed X, S"
+                                                     for s in (subject, lowered))
 
 
 # Opening words after which no subject has begun yet ("Along with X, this was ...").
@@ -164,7 +169,8 @@ def _clause(text: str, target: str | None) -> str:
         if 0 <= find(intro) and v:
             if _PARTICIPLE.match(intro):             # "Dubbed X, S verb" -> "S was dubbed X"
                 subject = body[:v[0]].strip(" ,")
-                return f"{subject} {_be(v[2])} {intro[0].lower()}{intro[1:]}"
+                be = _be("had" if re.match(r"(?:Originally|Formerly)\b", intro) else v[2])
+                return f"{subject} {be} {intro[0].lower()}{intro[1:]}"   # "was originally sold"
             return _cut(text, max(find(text) + len(target), m.end() + v[1]))
         if re.match(r"(?:he|she|it|they|his|her|its|their)\b", body):
             break                                    # the opening names whom "he" means
@@ -252,6 +258,9 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
     """
     question = item.question
     want = content_words(question) - _names(item, hops)
+    # an aside that holds the answer or a year the question asks about ("the actress born in
+    # 1956": "Paige O'Hara (born May 10, 1956)") is the deciding fact, not residue
+    keep = (answer, *YEAR.findall(question))
     compared = comparative(item, hops)
     if not compared:
         hops = tuple(h for h in hops if h != answer_hop) + (answer_hop,)
@@ -265,7 +274,7 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
                 if value:
                     pick = s
                     break
-            out[h] = clause(pick, value or _first_shared(pick, want), keep=answer)
+            out[h] = clause(pick, value or _first_shared(pick, want), keep=keep)
         elif h == answer_hop:
             # the sentence that states the answer as a fact, not the one that opens on it as
             # its subject ("Colonel Charles Hastings Judd (1835 – 1890) was ...")
@@ -277,12 +286,12 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
             pick = max(stating or sents, key=lambda s: (len(content_words(s) & want)
                                                         + 2 * linking(s)))
             out[h] = clause(pick, _last(pick, [target, *others]) or _first_shared(pick, want),
-                            keep=answer)
+                            keep=keep)
         else:
             nxt = [entity_of(item, o).name or short_name(o) for o in hops if o != h]
             target = next((n for n in nxt for s in sents if n.lower() in s.lower()), None)
             pick = _best(sents, want, target)
-            out[h] = clause(pick, target or _first_shared(pick, want), keep=answer)
+            out[h] = clause(pick, target or _first_shared(pick, want), keep=keep)
     return out
 
 
@@ -345,19 +354,6 @@ def _first_shared(sentence: str, want: set[str]) -> str | None:
     return found[-1] if found else None
 
 
-def sought_noun(question: str) -> str | None:
-    """What a "which/what <noun>" question asks for ("which former mill town" -> "former mill
-    town"), or None."""
-    m = re.search(r"\b(?:which|what)\s+((?:[a-z-]+ ){0,2}?[a-z-]+)\s+(?:is|was|are|were|did|"
-                  r"does|do|has|had|can|could|will|would|in|of|on|at|from|near|that|who|for)\b",
-                  question, re.I)
-    noun = m.group(1).lower() if m else None
-    if noun is None or noun.split()[0] in ("is", "was", "are", "were", "did", "does", "do", "has",
-                                           "had", "kind", "type", "year", "other", "one", "of"):
-        return None
-    return noun
-
-
 # Titles that keep their capital before a name ("Note that Sir Arthur Conan Doyle ...").
 _TITLES = frozenset("Sir Dame Lord Lady King Queen Prince Princess Saint Mount Lake Dr Mr Mrs "
                     "Ms General Captain President Pope Emperor".split())
@@ -370,31 +366,26 @@ _COMMON_OPENERS = frozenset("The A An Most Many Some Several All Both Each Every
 def link(r: random.Random, step: str, shown: list[str], proper: bool) -> str:
     """A step before the last, as a sentence. A step that would repeat an evidence line word for
     word is introduced (``voice.RESTATED_STEPS``); ``proper``: it opens with a name whose
-    capital stays ("The Hard Easy ...", "Carrefour ..."), else its first word is lowered after
-    the lead-in ("Note that subsequent works ...")."""
+    capital stays ("The Hard Easy ...", "Carrefour ..."), as does a first word followed by a
+    capitalised one ("James Mercer Langston Hughes ..."), else its first word is lowered after
+    the lead-in ("Note that subsequent works ..."). A step that opens on a participle ("Based
+    in ...") takes a lead-in after it, never "We are told that based in ..."."""
     restated = [words(line) for line in shown] + [words(s) for line in shown
                                                    for s in split_sentences(line)]
     if words(step) not in restated:
         return f"{step}."
-    template = r.choice(voice.RESTATED_STEPS)
-    head = step.split(" ", 1)
-    if (not template.startswith("{step}") and not proper and len(head) == 2
+    after = [t for t in voice.RESTATED_STEPS if t.startswith("{step}")]
+    template = r.choice(after if _PARTICIPLE.match(step) else voice.RESTATED_STEPS)
+    head = step.split(" ", 2)
+    if (not template.startswith("{step}") and not proper and len(head) >= 2
             and head[0] not in _TITLES
-            and (head[0] in _COMMON_OPENERS or head[0][1:].islower())):
+            and (head[0] in _COMMON_OPENERS
+                 or (head[0][1:].islower() and not head[1][:1].isupper()))):
         step = step[0].lower() + step[1:]              # "Note that subsequent works ..."
-    return re.sub(r"([.!?])\.$", r"\1", template.format(step=_unstopped(step)))
+    return re.sub(r"([.!?])\.$", r"\1", template.format(step=unstopped(step)))
 
 
-def _unstopped(step: str) -> str:
+def unstopped(step: str) -> str:
     """A step without the stop its last quotation carries ('... "To Know Him Was To Love
     Him."' before a conclusion joins on)."""
     return re.sub(r'[.!?]+(["”])$', r"\1", step)
-
-
-def conclude(r: random.Random, step: str, answer: str, question: str) -> str:
-    """The last step with the conclusion joined on, drawn from ``voice.CONCLUSIONS``."""
-    noun = sought_noun(question)
-    pool = voice.CONCLUSIONS + ((voice.NOUN_CONCLUSION,) if noun else ())
-    if answer.lower() in ("yes", "no"):
-        pool = voice.YES_NO_CONCLUSIONS
-    return voice.pick(r, pool, step=_unstopped(step), ans=answer, noun=noun or "")

@@ -1,4 +1,5 @@
-"""How a candidate words its conclusion and its generic support: seeded choices among phrasings.
+"""How a candidate introduces a restated step and words its generic support: seeded choices
+among phrasings.
 
 A fixed sentence that only one side of a tier ever uses is a tell: a judge, or a bag-of-words
 classifier, finds the tier or the tampered side without reading for quality. So the words a
@@ -10,33 +11,6 @@ from __future__ import annotations
 import random
 import re
 
-# How the last reasoning step concludes: the step (a clause from the evidence) and the answer.
-# Each joins the two in words the others do not use, so no conclusion is a tell by itself.
-CONCLUSIONS = (
-    "{step}, so the answer is {ans}.",
-    "{step}, which makes it {ans}.",
-    "{step}; {ans} follows.",
-    "{step}, hence {ans}.",
-    "{step}: that gives {ans}.",
-    "{step}, which settles it as {ans}.",
-    "{step}, and that points to {ans}.",
-    "{step}, so it must be {ans}.",
-    "{step}, and so we arrive at {ans}.",
-    "{step}, which leaves {ans}.",
-    "{step}; this identifies {ans}.",
-    "{step}, so the reply is {ans}.",
-)
-# The same for a yes/no answer.
-YES_NO_CONCLUSIONS = (
-    "{step}, so the answer is {ans}.",
-    "{step}, which means {ans}.",
-    "{step}; the reply is {ans}.",
-    "{step}, hence {ans}.",
-    "{step}: that makes it {ans}.",
-    "{step}, so it is {ans}.",
-)
-# A conclusion that names what a "which <noun>" question asks for ("so the river is Richmond").
-NOUN_CONCLUSION = "{step}, so the {noun} is {ans}."
 # A step before the last one that would repeat an evidence line word for word, introduced so
 # that it reads as reasoning, not as the line again.
 RESTATED_STEPS = (
@@ -49,8 +23,8 @@ RESTATED_STEPS = (
     "{step}, as noted.",
     "{step}, as shown.",
 )
-# Generic support: true, but naming no entity and no link (the soft tier's weaker side); a
-# conclusion (``CONCLUSIONS``) is joined on, as on the specific side.
+# Generic support: true, but naming no entity and no link (the soft tier's weaker side); the
+# closing (``tjb_lib.pairs.closing``) is joined on, as on the specific side.
 GENERIC_STEPS = (
     "Taken together, the items listed point the same way",
     "All the supporting sentences agree with one another",

@@ -1,0 +1,44 @@
+"""A HotpotQA reasoning closes on the relation its question asks about, worded by the question's
+form (``tjb_lib.pairs.closing``), not on a stock connective and the answer alone."""
+from __future__ import annotations
+
+import pytest
+
+from tjb_lib.pairs.closing import close, statement
+
+
+@pytest.mark.parametrize("question, answer, said", [
+    ("Who was born first, Arthur Conan Doyle or Penelope Lively?", "Arthur Conan Doyle",
+     "Arthur Conan Doyle was born first"),
+    ("Which author has won more Pulitzer Prizes, Thomas Friedman or Henri Bergson?",
+     "Thomas Friedman", "Thomas Friedman has won more Pulitzer Prizes"),
+    ("Which is a Macedonian weekly, Hänt Extra or Tea Moderna?", "Tea Moderna",
+     "Tea Moderna is a Macedonian weekly"),
+    ("Are Yingkou and Fuding the same level of city?", "no",
+     "no, Yingkou and Fuding are not the same level of city"),
+    ("Are both Cypress and Ajuga genera?", "no", "no, Cypress and Ajuga are not both genera"),
+    ("Do the drinks Gibson and Zurracapote both contain gin?", "no",
+     "no, the drinks Gibson and Zurracapote do not both contain gin"),
+    ("What is the middle name of the actress who plays Bobbi Bacha in Suburban Madness?", "Ann",
+     "the middle name of the actress who plays Bobbi Bacha in Suburban Madness is Ann"),
+    ("Mummulgum is a stop on the Bruxner Highway before reaching the town on the banks of which "
+     "river?", "Richmond", "the river is Richmond"),
+    ("What is the name of the executive producer of the film that has a score composed by Jerry "
+     "Goldsmith?", "Ronald Shusett", "the executive producer is Ronald Shusett"),
+    ("Which year and which conference was the 14th season for this conference?", "2009 Big 12",
+     "the answer is 2009 Big 12"),                  # no single noun: "the year and is" never
+    ("When was Poison's album \"Shut Up, Make Love\" released?", "2000",
+     "Poison's album \"Shut Up, Make Love\" was released in 2000"),
+    ("Who did the Doncaster Belles play in the 1994 FA Women's Cup Final?", "Knowsley United",
+     "the answer is Knowsley United"),                # an object question: no subject to fill
+])
+def test_the_closing_is_the_question_answered(question, answer, said):
+    assert statement(question, answer) == said
+
+
+def test_a_dropped_hop_is_not_named_in_the_closing():
+    q = "Are Local H and For Against both from the United States?"
+    assert statement(q, "yes", ("Local H",)) == "yes, they are both from the United States"
+    assert close("For Against is a band from Nebraska", q, "yes") == (
+        "For Against is a band from Nebraska, so yes, Local H and For Against are both from the "
+        "United States.")

@@ -1,0 +1,227 @@
+"""How a HotpotQA reasoning closes: its question turned into a statement of the answer.
+
+Blind readers stopped at closings drawn from a list of stock connectives ("which leaves Oregon
+Ducks football", "; Marsilea follows.", "this identifies 48,982"): the answer alone after a
+phrase that says nothing of the question. The last step here is joined to the deciding relation
+in the question's own words, worded by the question's form ("..., so Bedknobs and Broomsticks
+is older"; "..., so no, Buried Country and South of the Border are not both films turned into
+stage performances"; "..., so the river is Richmond"). A question no form fits closes on "so
+the answer is X". The closing depends on the question, the answer and the hops it must not
+name (those one side of a pair leaves out), so both sides of a pair close alike, and a
+conflict's wrong side closes on its own answer in the same words.
+"""
+from __future__ import annotations
+
+import re
+
+from tjb_lib.pairs.reasoning import unstopped
+from tjb_lib.text import MONTHS
+
+# Auxiliaries that open a yes/no question, and their negation.
+_NOT = {"are": "are not", "were": "were not", "is": "is not", "was": "was not", "do": "do not",
+        "does": "does not", "did": "did not", "can": "cannot", "could": "could not",
+        "have": "have not", "has": "has not"}
+# Small words inside a name ("South of the Border", "Battle of the Ch'ongch'on River").
+_IN_NAME = frozenset("of the de la le y von van del da and & a an".split())
+# Verbs that follow the subject of "who/which ... ?" (the question asks for its subject).
+_AUX = r"(?:is|was|are|were|has|have|had)"
+_VERB = (rf"(?:{_AUX}|came|died|lived|won|wrote|began|grew|ran|held|made|became|"
+         r"[a-z]+ed)")
+# A word of the noun a "which/what" question names (not "type of", "year", a verb or a clause).
+_NOUN_WORD = (r"(?!(?:who|that|which|whose|whom|type|kind|sort|year|is|was|are|were|has|had|"
+              r"did|does|do)\b)[\w-]+")
+_MAX_WORDS = 16
+
+
+def _clean(question: str) -> str:
+    return re.sub(r"\s+", " ", question).strip().rstrip("?").strip()
+
+
+def _fits(answer: str) -> bool:
+    """An answer that can stand as a noun phrase in a sentence (not "The Leonberger is a giant
+    dog breed.", not "located in Olathe, Kansas")."""
+    return (bool(answer) and len(answer.split()) <= 8 and not answer.endswith(".")
+            and not re.match(r"(?:located|in|on|at|by|from)\b", answer)
+            and not re.search(r"\b(?:is|are|was|were|could|would|will|can)\b", answer))
+
+
+def yes_no(question: str, answer: str, they: bool = False) -> str | None:
+    """"Are X and Y both P?" -> "no, X and Y are not both P" ("no, they are not both P" with
+    ``they``); None if the question has no such form."""
+    m = re.match(rf"^({'|'.join(_NOT)}) (both )?(.+)$", _clean(question), re.I)
+    if not m:
+        return None
+    aux, both, rest = m.group(1).lower(), bool(m.group(2)), m.group(3).replace(", and ", " and ")
+    words = rest.split(" ")
+    if "and" not in words:
+        return None
+    at = next((i for i in range(words.index("and") + 1, len(words))
+               if words[i] == "both"
+               or re.match(r"(?:(?:of|in|from) )?the same\b", " ".join(words[i:i + 3]))
+               or (words[i][:1].islower() and words[i] not in _IN_NAME)), None)
+    if at is None:
+        return None
+    subject, predicate = "they" if they else " ".join(words[:at]), words[at:]
+    if predicate[0] == "both":
+        both, predicate = True, predicate[1:]
+    if not predicate:
+        return None
+    pred = " ".join(predicate)
+    both = both and not re.search(r"\b(?:same|different)\b", pred)
+    reply = answer.lower()
+    if aux in ("do", "does", "did") and reply == "yes":
+        return f"{reply}, {subject}{' both' if both else ''} {pred}"
+    verb = aux if reply == "yes" else _NOT[aux]
+    return f"{reply}, {subject} {verb}{' both' if both else ''} {pred}"
+
+
+def _claim(rest: str) -> str | None:
+    """What a "who/which ...?" question says of its answer, the compared options cut off."""
+    if " or " in rest:
+        sep = re.search(r",|:|--", rest)
+        if sep and sep.start() < rest.index(" or "):
+            rest = rest[:sep.start()]
+        else:
+            name = re.search(r" [\"“]?[A-Z0-9]", rest)
+            if not name or name.start() > rest.index(" or "):
+                return None
+            rest = rest[:name.start()]
+    rest = rest.strip(" ,:-")
+    if (not rest or len(rest.split()) > _MAX_WORDS
+            or re.search(r"\b(?:he|she|they|it|in|on|at|for|from|to|with|by|of|be)$", rest)):
+        return None
+    return rest
+
+
+def subject_question(question: str, answer: str) -> str | None:
+    """"Who was born first, A or B?" -> "A was born first"; "Which band is from England, A or
+    B?" -> "B is from England"; "Who directed X?" -> "Y directed X": the question asks for the
+    subject of its verb, and the answer takes its place. A "what <noun>" question qualifies only
+    with a verb that cannot be read the other way round ("What nationality were X" asks for a
+    complement, "What Cayman Islands registered ..." has no verb there)."""
+    q = _clean(question)
+    m = re.match(rf"^(?:Who|Which(?: {_NOUN_WORD}){{0,5}}?|What((?: {_NOUN_WORD}){{1,5}}?)) "
+                 rf"({_VERB}\b.*)$", q, re.I)
+    if not m or re.search(r"(?<!who )(?<!that )(?<!which )\b(?:did|does|do)\b", m.group(2)):
+        return None                      # "What competition held in X did Y compete in?"
+    if q.startswith("What") and (
+            m.group(1).split()[-1][:1].isupper()
+            or re.match(r"(?:is|was|are|were) (?![a-z]+ed\b|located|opposite|near|in|on|at)",
+                        m.group(2))
+            or not re.match(r"[A-Z0-9\"“]", answer)):
+        return None
+    rest = _claim(m.group(2))
+    return f"{answer} {rest}" if rest and _fits(answer) else None
+
+
+def what_is(question: str, answer: str) -> str | None:
+    """"What is the middle name of the actress ...?" -> "the middle name of the actress ... is
+    Ann"."""
+    m = re.match(r"^What (is|was|are|were) (the [a-z].*)$", _clean(question))
+    rest = _claim(m.group(2)) if m and " or " not in m.group(2) else None
+    if not rest or re.search(r"\bto be\b", rest) or not _fits(answer):
+        return None
+    return f"{rest} {m.group(1)} {answer}"
+
+
+# "Where is X located?"
+_WHERE = re.compile(r"^Where (is|was|are|were) (.+?)(?: (located|based|headquartered|born|raised|"
+                    r"buried|set|shot|found|situated))?$", re.I)
+
+
+def where(question: str, answer: str) -> str | None:
+    """"Where is the company ... headquartered?" -> "the company ... is headquartered in
+    Mumbai"."""
+    m = _WHERE.match(_clean(question))
+    if (not m or not _fits(answer) or " or " in m.group(2) or len(m.group(2).split()) > _MAX_WORDS
+            or re.search(r"\b(?:[a-z]+ed|born|shot|set|found)\b", m.group(2))):
+        return None                      # "Where was the telefilm shot that ...?"
+    verb = f" {m.group(3)}" if m.group(3) else ""
+    return f"{m.group(2)} {m.group(1).lower()}{verb} in {answer}"
+
+
+# "When was X born?", "In what year was X founded?": the answer is the time of X's event.
+_WHEN = re.compile(r"^(?:When|(?:In )?(?:what|which) year) (was|were) (.+) (born|[a-z]+ed|built|"
+                   r"held|begun|shot|written|made|won|founded)$", re.I)
+
+
+def when(question: str, answer: str) -> str | None:
+    """"When was X born?" -> "X was born on 7 October 1978" (in a year, on a day)."""
+    m = _WHEN.match(_clean(question))
+    if not m or not _fits(answer) or not re.search(r"\d", answer) or " or " in m.group(2):
+        return None
+    on = "on" if re.search(r"\b\d{1,2}\b", answer) and re.search(MONTHS, answer) else "in"
+    subject = m.group(2)
+    if len(subject.split()) > _MAX_WORDS:
+        return None
+    return f"{subject} {m.group(1).lower()} {m.group(3)} {on} {answer}"
+
+
+# What may follow the noun a "which/what" question names: a verb, a preposition, a clause.
+_AFTER_NOUN = (r"(?:\s+(?:is|was|are|were|did|does|do|has|had|can|could|will|would|in|of|on|at|"
+               r"from|near|that|who|whose|which|where|when|for|during|since|besides|after|"
+               r"before|by|to|with|as)\b|\s*[?,]|\s*$)")
+
+
+def sought_noun(question: str) -> str | None:
+    """What a "which/what <noun>" question asks for ("which former mill town" -> "former mill
+    town"; "what type of film" -> "type of film"), or None."""
+    kind = re.search(r"(?:^(?:Which|What)|\b(?:which|what)) ((?:type|kind|sort|genre|form) of "
+                     r"[a-z]+)\b", question)
+    if kind:
+        return kind.group(1).lower()
+    named = re.match(r"What(?:'s| is| was) the name of (?:the|this|a|an) ((?:[\w-]+ ){0,3}?[\w-]+)"
+                     rf"{_AFTER_NOUN}", question)
+    if named:                            # "What is the name of the fanzine that ..." -> "fanzine"
+        return named.group(1)
+    m = re.search(r"(?:^(?:Which|What)|\b(?:which|what))\s+((?:[\w-]+ ){0,3}?[\w-]+)"
+                  rf"{_AFTER_NOUN}", question)
+    noun = m.group(1) if m else None
+    if noun is None or noun.split()[0].lower() in (
+            "is", "was", "are", "were", "did", "does", "do", "has", "had", "kind", "type",
+            "one", "of", "the", "a", "an", "in", "on", "at", "by", "for", "to", "with",
+            "from"):
+        return None
+    name = all(w[:1].isupper() for w in noun.split())
+    if (re.search(r"\b(?:the|held|and|or)\b|ed$", noun) or re.match(r"how (?:many|much)\b", question,
+                                                            re.I)
+            or (name and re.search(r" (?:of|in|on|at|from|near|for)$", m.group(0)))
+            or (noun.split()[-1][:1].isupper() and m.group(0).endswith(" of"))):
+        return None                      # "what produces the hormone", "what Hall of Fame"
+    return noun
+
+
+def _noun_is(noun: str, answer: str) -> str | None:
+    """"the river is Richmond", "the years are 1963 to 1991"; None where the answer repeats
+    the noun ("the family is Mountbatten family")."""
+    head = noun.split()[-1].lower()
+    if (not _fits(answer) or answer.lower().startswith(noun.lower())
+            or re.search(rf"\b{re.escape(head)}\b", answer)):
+        return None
+    plural = " of " not in noun and re.search(r"(?<![su])s$", head) and head not in (
+        "series", "species", "news")
+    return f"the {noun} {'are' if plural else 'is'} {answer}"
+
+
+def statement(question: str, answer: str, avoid: tuple[str, ...] = ()) -> str:
+    """The claim the reasoning closes on: the answer in the question's words (no stop), in the
+    first form that fits and names none of ``avoid`` (a hop one side of the pair drops: its
+    name would refer to evidence that side does not show)."""
+    if answer.lower() in ("yes", "no"):
+        forms = [yes_no(question, answer), yes_no(question, answer, they=True)]
+    else:
+        noun = sought_noun(question)
+        forms = [subject_question(question, answer), what_is(question, answer),
+                 when(question, answer), where(question, answer),
+                 _noun_is(noun, answer) if noun else None]
+    for said in forms:
+        if said and not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", said, re.I)
+                            and n.lower() not in answer.lower() for n in avoid):
+            return said
+    return f"the answer is {answer}"
+
+
+def close(step: str, question: str, answer: str, avoid: tuple[str, ...] = ()) -> str:
+    """The last step with the claim it decides joined on, as one sentence."""
+    said = statement(question, answer, avoid)
+    return re.sub(r"([.!?])\.$", r"\1", f"{unstopped(step)}, so {said}.")
