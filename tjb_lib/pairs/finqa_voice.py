@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from tjb_lib.data import FinQAStep
 from tjb_lib.pairs.filing import Figure, is_period, locate, mid, period_years, undated, when
+from tjb_lib.pairs.coherence import pronoun_led
 from tjb_lib.pairs.filing_prose import be, name_case
 
 # Within a pool, phrasings open and link with different words, and at least one opens on a
@@ -31,11 +32,13 @@ CHANGE = (
     "{m} {be} {a} {pa} and {b} {pb}, so {eq}.",
     "Between {bare_b} and {bare_a}, {m} moved from {b} to {a}: {eq}.",
     "From {b} {pb}, {m} reached {a} {pa}: {eq}.",
+    "The change in {m} from {bare_b} to {bare_a} is {eq}.",
 )
 # The same where the program takes the later period from the earlier one.
 CHANGE_BACK = (
     "{m} {be} {a} {pa} and {b} {pb}, a difference of {eq}.",
     "Comparing {bare_a} with {bare_b}, {m} {be} {a} against {b}: {eq}.",
+    "The difference in {m} between {bare_a} and {bare_b} is {eq}.",
 )
 SUBTRACT = (
     "{x} less {y} is {eq}.",
@@ -48,8 +51,8 @@ SUBTRACT = (
 # {s} is the figure's measure and {at} its period ("S&P 500", " at December 31, 2014").
 BASE = (
     "{s} stood at {a}{at} against its base of 100{since}, a {gl} of {eq}.",
-    "Against its base of 100{since}, {s} stood at {a}{at}, a {gl} of {eq}.",
     "On a base of 100{since}, {s} stood at {a}{at}, a {gl} of {eq}.",
+    "The {gl} in {s} on its base of 100{since} is {eq}, {s} standing at {a}{at}.",
 )
 # A ratio less 1: the growth it shows.
 GROWTH = (
@@ -67,20 +70,21 @@ ADD = (
     "Adding {x} and {y} gives {eq}.",
     "Together, {x} and {y} come to {eq}.",
 )
+# A sentence names what is divided before what it is divided by: one that opens on the base
+# ("Of total revised, goodwill ...", "Taking shares as the base, ...") reads as a label used
+# as a noun.
 DIVIDE = (
     "{x} divided by {y} is {eq}.",
     "Dividing {x} by {y} gives {eq}.",
-    "With {y} as the base, {x} give{v} {eq}.",
-    "Taking {y} as the base, {x} come{v} to {eq}.",
+    "The ratio of {x} to {y} is {eq}.",
 )
 # A division that prints a percentage: a part as a share of a whole, or a change on its base.
 SHARE = (
     "{x} as a share of {y} is {eq}.",
-    "As a share of {y}, {x} {is_x} {eq}.",
+    "{x} {is_x} {eq} of {y}.",
     "Dividing {x} by {y} gives {eq}.",
-    "With {y} as the base, {x} give{v} {eq}.",
-    "Against {y}, {x} come{v} to {eq}.",
-    "Of {y}, {x} {is_x} {eq}.",
+    "As a share of {y}, {x} {is_x} {eq}.",
+    "Compared with {y}, {x} come{v} to {eq}.",
 )
 # Division by a small count: an average.
 AVERAGE = (
@@ -103,12 +107,12 @@ BASE_PERCENT = (
 # A change of unit by 1,000 or 1,000,000: {unit} the unit it gives ("in millions", "in
 # full"); scaling up, {scale} the unit the figure is given in ("million").
 SCALE_DOWN = (
-    "{unit_cap}, {x} {is_x} {eq}.",
-    "{x} {unit} {is_x} {eq}.",
+    "{x} {is_x} {eq} {unit}.",
+    "{x} come{v} to {eq} {unit}.",
 )
 SCALE_UP = (
-    "{unit_cap}, {x} of {a} {scale} {is_x} {eq}.",
-    "{x} of {a} {scale}, {unit}, {is_x} {eq}.",
+    "{x} {be_x} {a} {scale}, or {eq} {unit}.",
+    "{x} of {a} {scale} {is_x} {eq} {unit}.",
 )
 MULTIPLY = (
     "{x} times {y} is {eq}.",
@@ -304,6 +308,63 @@ def noun(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     return f"{base} for {about}" if about else base
 
 
+def periods(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> set[str]:
+    """The periods of the gold-line figures step k's result is computed from (directly or
+    through earlier results)."""
+    return set().union(*(_periods(o, steps, figs) for o in operands(k, steps, figs)))
+
+
+def _periods(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> set[str]:
+    if o.figure is not None and what(o.figure)[1]:
+        return {what(o.figure)[1]}
+    return periods(o.step, steps, figs) if o.step is not None else set()
+
+
+def span(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str | None:
+    """The periods step k's result covers, as a short name says them: "from 2009 to 2010"
+    for a difference between two periods, "in 2010" for one, "for 2016, 2017 and 2018"."""
+    x, y = operands(k, steps, figs)
+    a, b = _periods(x, steps, figs), _periods(y, steps, figs)
+    over_time = (x.step is not None and y.step is not None) or _change(x, y)
+    if op_name(steps[k]) in ("minus", "subtract") and over_time and len(a) == len(b) == 1 \
+            and a != b:
+        return f"from {next(iter(b))} to {next(iter(a))}"
+    found = sorted(a | b)
+    if len(found) == 1:
+        return when(found[0])
+    return f"for {', '.join(found[:-1])} and {found[-1]}" if found else None
+
+
+def name(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
+    """Step k's result by a short name (``noun``), with the periods it covers where another
+    step's result goes by the same noun ("the difference in 2010", "the change from 2009 to
+    2010", "the combined service cost for 2017 and 2018"), or else by what it is computed
+    from (``_described``): a later step refers to it without nesting one result's value
+    inside another's description."""
+    own = noun(k, steps, figs)
+    alike = [j for j in range(len(steps)) if noun(j, steps, figs) == own]
+    if alike == [k]:
+        return own
+    named = {j: _dated(j, own, steps, figs) for j in alike}
+    if named[k] is not None and list(named.values()).count(named[k]) == 1:
+        return named[k]
+    return _described(k, steps, figs)
+
+
+def _dated(k: int, own: str, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str | None:
+    when_ = span(k, steps, figs)
+    if when_ is None or re.search(r"\b(?:in|for|from) (?:19|20)\d\d\b", own):
+        return None
+    a, b = operands(k, steps, figs)
+    if own == "the total" and a.figure is not None and b.figure is not None:
+        heads = [(what(o.figure)[0] or "").split() for o in (a, b)]
+        shared = " ".join(w for w, v in zip(*heads) if w == v).rstrip(" –-")
+        if shared and shared == " ".join(heads[0][:len(shared.split())]):
+            own = f"the {shared} total"                # "the trading assets total in 2009"
+    return f"the change {when_}" if own == "the difference" and when_.startswith("from") \
+        else f"{own} {when_}"
+
+
 def period_clash(steps: tuple[FinQAStep, ...], figs: list[Figure]) -> bool:
     """Does a step set figures of two different measures against each other from different
     periods (a 2014 share computed against the 2018 row, 2010 compared with 2009)?"""
@@ -352,15 +413,38 @@ def unnamed(steps: tuple[FinQAStep, ...], figs: list[Figure]) -> bool:
 
 
 def _phrase(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure],
-            omitted: frozenset[int] = frozenset()) -> str:
+            omitted: frozenset[int] = frozenset(), draw: float = 0.0) -> str:
     if o.step is not None and o.step in omitted:
-        return derived(o.step, steps, figs, omitted, o.text)
+        return derived(o.step, steps, figs, o.text, draw)
     if o.step is not None:
-        return f"{noun(o.step, steps, figs)} ({o.text})"
+        said = name(o.step, steps, figs)        # "the total in 2008 (505519)"; a description
+        described = said == _described(o.step, steps, figs)       # sets its value off by commas
+        return f"{said}, {o.text}," if described else f"{said} ({o.text})"
+    return _label(o)
+
+
+def _brief(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
+    """An operand without its value: a figure's label, an earlier result's short name (a
+    description of a result never holds another result in brackets)."""
+    return name(o.step, steps, figs) if o.step is not None else _label(o)
+
+
+def _label(o: Operand) -> str:
     label = o.figure.label() if o.figure is not None else None
     if label and o.figure.quote is not None:
         label = name_case(label)                      # "specific reserves in the ALLL"
     return label or o.text
+
+
+def _described(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
+    """Step k's result by what it is computed from, one level deep ("the difference between
+    cost in 2010 and tax benefit in 2010"): two results that share a name told apart."""
+    x, y = (_brief(o, steps, figs) for o in operands(k, steps, figs))
+    op = op_name(steps[k])
+    head = {"minus": "the difference between", "subtract": "the difference between",
+            "add": "the sum of", "divide": "the ratio of", "multiply": "the product of"}
+    joint = "to" if op == "divide" else "and"
+    return f"{head.get(op, noun(k, steps, figs) + ' of')} {x} {joint} {y}"
 
 
 def _hundred(text: str) -> bool:
@@ -436,36 +520,39 @@ def scaled(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> tuple[st
     return _SCALES[base], (f"in {_SCALES[to]}s" if to else "in full")
 
 
-def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure],
-            omitted: frozenset[int], shown: str) -> str:
-    """What a left-out step k's result is, with what it is computed from but not how ("the
-    change in net revenue from 2014 to 2015", "the ratio of a to b"): a later step that reads
-    it shows a skipped step, not a miscalculation."""
+def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str,
+            draw: float = 0.0) -> str:
+    """What a left-out step k's result is: its value with what it is computed from but not
+    how ("the change in net revenue from 2014 to 2015, 94,", "the 2016-to-2017 change in
+    cabinets, 69.3,"), its operands named without values and no value in brackets: a later
+    step that reads it shows a skipped step, not a miscalculation or a nested reference.
+    ``draw`` picks among phrasings, so no one phrase marks the side that skips."""
     a, b = operands(k, steps, figs)
     op = op_name(steps[k])
     pool = _pool(k, steps, a, b, figs)
+    pick = (draw * 7) % 1                            # apart from the draw's pick of the pool
     if pool is BASE:
         m, pa = what(a.figure)
-        gl = _gain(steps[k].res)
-        if m and pa:
-            return (f"the {gl} in {m} on its base of 100 ({shown}; {m} stood at {a.text} "
-                    f"{when(pa)})")
-        return f"the {gl} of {_phrase(a, steps, figs, omitted)} over its base of 100 ({shown})"
+        gl = "change" if shown.strip().startswith("-") else "gain"
+        who, at = (m, f" {when(pa)}") if m and pa else (_brief(a, steps, figs), "")
+        return (f"the {gl} in {who} from its base of 100 to {a.text}{at}, {shown}," if pick < .5
+                else f"a {gl} of {shown} in {who}, at {a.text}{at} on its base of 100,")
     if pool is BASE_PERCENT and a.step is not None:
         about = topic(k, steps, figs)
-        return (f"the return on {about or 'the base of 100'} ({shown}, a {_gain(a.text)} of "
-                f"{a.text} on its base of 100)")
+        return (f"the return on {about or 'a base of 100'}, {shown} from a {_gain(a.text)} of "
+                f"{a.text} on its base of 100,")
     if _change(a, b) and op in ("minus", "subtract", "add"):
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
+        years = re.fullmatch(r"(?:19|20)\d\d", pa) and re.fullmatch(r"(?:19|20)\d\d", pb)
         pa, pb = (when(p).split(" ", 1)[1] for p in (pa, pb))    # "year ended ...", not "Year"
-        return (f"the change in {m} from {pb} to {pa} ({shown})" if op != "add"
-                else f"the combined {m} for {pb} and {pa} ({shown})")
-    x, y = (_phrase(o, steps, figs, omitted) for o in (a, b))
-    return {"minus": f"the difference ({shown}) between {x} and {y}",
-            "subtract": f"the difference ({shown}) between {x} and {y}",
-            "add": f"the sum ({shown}) of {x} and {y}", "divide": f"the ratio ({shown}) of {x} to {y}",
-            "multiply": f"the product ({shown}) of {x} and {y}"}.get(op, f"{noun(k, steps, figs)} "
-                                                                  f"({shown})")
+        if op == "add":
+            return (f"the combined {m} for {pb} and {pa}, {shown}," if pick < .5
+                    else f"a combined {m} of {shown} for {pb} and {pa}")
+        if years and pick < 1 / 3:
+            return f"the change in {m} over {pb}-{pa}, {shown},"
+        return (f"the change in {m} of {shown} from {pb} to {pa}" if pick < 2 / 3
+                else f"the change in {m} from {pb} to {pa}, {shown},")
+    return f"{_described(k, steps, figs)}, {shown},"      # ", 327," (a stray comma goes)
 
 
 def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw: float,
@@ -476,20 +563,15 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     if op_name(steps[i]) == "multiply" and a.const and not b.const:
         a, b = b, a                                   # "scaled up by 100", not "100 times x"
     pool = _pool(i, steps, a, b, figs)
-    x, y = _phrase(a, steps, figs, omitted), _phrase(b, steps, figs, omitted)
+    x, y = _phrase(a, steps, figs, omitted, draw), _phrase(b, steps, figs, omitted, draw)
     if x == a.text and y == b.text and pool not in (LARGER, NOT_LARGER):
         pool = BARE                                   # nothing to name: the equation alone
-    if (a.step is not None and b.step is not None          # "the ratio" twice
-            and noun(a.step, steps, figs) == noun(b.step, steps, figs)):
-        x = derived(a.step, steps, figs, frozenset({a.step}), a.text)
-        y = derived(b.step, steps, figs, frozenset({b.step}), b.text)
     if x == y and a.figure is not None:               # two figures the lines label alike
         x, y = f"{x} ({a.text})", f"{y} ({b.text})"
     plural = be(x) == "were"                        # "finished products ... are"
     unit = scaled(i, steps, figs) or ("", "")
     names = {"x": x, "y": y, "n": b.text, "scale": unit[0], "unit": unit[1],
-             "unit_cap": unit[1][:1].upper() + unit[1][1:],
-             "is_x": "are" if plural else "is", "v": "" if plural else "s",
+             "is_x": "are" if plural else "is", "be_x": "were" if plural else "was", "v": "" if plural else "s",
              "does": "do" if plural else "does",
              "a": a.text, "b": b.text, "eq": equation(i, steps), "gl": _gain(steps[i].res)}
     since = what(b.figure)[1] if b.figure is not None else None
@@ -500,10 +582,15 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
         names.update(m=m or "", pa=when(pa or ""), pb=when(pb or ""), bare_a=pa or "",
                      bare_b=pb or "", be=be(m or ""))
-    texts = [t.format(**names) for t in pool]    # a sentence opens on a word, never on a
-    opens = [t for t in texts                       # figure or on "the total (37)"; the draw
-             if (t[0].isalpha() or t[0] in "“(") and not t.startswith("the ")]   # picks evenly
-    text = (opens or texts)[int(draw * len(opens or texts))]
+    texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
+    opens = [t for t in texts                       # a sentence opens on a word, never on a
+             if (t[0].isalpha() or t[0] in "“(")    # figure, on a bare "the total (37)" or
+             and not re.match(r"the [\w-]+ \(", t)     # on what reads as a bare description
+             and not pronoun_led(t[0].upper() + t[1:])]    # ("The combined contributions
+                                                           # ... is"); the draw picks evenly
+    if any(o.step in omitted for o in (a, b)) and (draw * 11) % 1 < .45:
+        opens = [t for t in opens if not t.startswith(x)] or opens   # a skip, spread over
+    text = (opens or texts)[int(draw * len(opens or texts))]        # openings
     return text[0].upper() + text[1:]
 
 
