@@ -52,7 +52,7 @@ SUBTRACT = (
 BASE = (
     "{s} stood at {a}{at} against its base of 100{since}, a {gl} of {eq}.",
     "On a base of 100{since}, {s} stood at {a}{at}, a {gl} of {eq}.",
-    "The {gl} in {s} on its base of 100{since} is {eq}, {s} standing at {a}{at}.",
+    "With {s} at {a}{at}, its {gl} on the base of 100{since} is {eq}.",
 )
 # A ratio less 1: the growth it shows.
 GROWTH = (
@@ -441,10 +441,20 @@ def _described(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     cost in 2010 and tax benefit in 2010"): two results that share a name told apart."""
     x, y = (_brief(o, steps, figs) for o in operands(k, steps, figs))
     op = op_name(steps[k])
+    if op == "add":                                  # a sum of sums: one list of what is added
+        said = _addends(k, steps, figs)
+        return f"the sum of {', '.join(said[:-1])} and {said[-1]}"
     head = {"minus": "the difference between", "subtract": "the difference between",
             "add": "the sum of", "divide": "the ratio of", "multiply": "the product of"}
     joint = "to" if op == "divide" else "and"
     return f"{head.get(op, noun(k, steps, figs) + ' of')} {x} {joint} {y}"
+
+
+def _addends(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> list[str]:
+    return [w for o in operands(k, steps, figs)
+            for w in (_addends(o.step, steps, figs)
+                      if o.step is not None and op_name(steps[o.step]) == "add"
+                      else [_brief(o, steps, figs)])]
 
 
 def _hundred(text: str) -> bool:
@@ -547,7 +557,7 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
         pa, pb = (when(p).split(" ", 1)[1] for p in (pa, pb))    # "year ended ...", not "Year"
         if op == "add":
             return (f"the combined {m} for {pb} and {pa}, {shown}," if pick < .5
-                    else f"a combined {m} of {shown} for {pb} and {pa}")
+                    else f"the combined {m} of {shown} for {pb} and {pa}")
         if years and pick < 1 / 3:
             return f"the change in {m} over {pb}-{pa}, {shown},"
         return (f"the change in {m} of {shown} from {pb} to {pa}" if pick < 2 / 3
