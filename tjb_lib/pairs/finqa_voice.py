@@ -4,8 +4,10 @@ numbers are.
 Each step states its equation ("5829 - 5735 = 94") together with what the operands are, in
 words taken from the gold lines: a table cell's row and column ("net revenue for 2015"), the
 clause a figure sits in ("“$581 million pretax”"), or the earlier result it reuses ("the
-change in net revenue (94)"). An earlier result is named, never pointed back to ("that",
-"then"), so a candidate that leaves a step out shows its result underived rather than dangling.
+change in net revenue (94)", "the trading assets total in 2008 (505519)"). An earlier result
+is named by a short name, never pointed back to ("that", "then") and never by a description
+that holds another result in brackets, so a candidate that leaves a step out shows its result
+underived ("the change in net revenue from 2014 to 2015, 94,") rather than dangling.
 Every step draws one number in a fixed order, whatever is later left out or changed, and the
 phrasing is picked from a pool by that number, so the two sides of a pair word their shared
 steps alike.
@@ -23,8 +25,9 @@ from tjb_lib.pairs.coherence import pronoun_led
 from tjb_lib.pairs.filing_prose import be, name_case
 
 # Within a pool, phrasings open and link with different words, and at least one opens on a
-# word of its own, not on {x} (an earlier result, "the difference (94)", when a step is left
-# out), so that a sentence never opens on a figure. Each says the operation in plain words.
+# word of its own, not on {x} (an earlier result, "the difference (94)"), so that a sentence
+# never opens on a figure or a bare result; none opens on the base it divides by or on a unit
+# ("Of total revised, ...", "In full, ..."). Each says the operation in plain words.
 # A change of one measure between two periods: {m} measure, {a}/{pa} and {b}/{pb} the figures
 # and their periods.
 CHANGE = (
@@ -590,8 +593,9 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     names.update(s=m if m and at else x, at=f" {when(at)}" if m and at else "")
     if pool in (CHANGE, CHANGE_BACK, COMBINED) and a.figure and b.figure:
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
-        names.update(m=m or "", pa=when(pa or ""), pb=when(pb or ""), bare_a=pa or "",
-                     bare_b=pb or "", be=be(m or ""))
+        names.update(m=m or "", pa=when(pa or ""), pb=when(pb or ""), be=be(m or ""),
+                     bare_a=when(pa or "").split(" ", 1)[-1],      # "year ended ...", not
+                     bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
     opens = [t for t in texts                       # a sentence opens on a word, never on a
              if (t[0].isalpha() or t[0] in "“(")    # figure, on a bare "the total (37)" or
