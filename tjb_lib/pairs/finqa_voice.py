@@ -292,10 +292,6 @@ def noun(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     if op == "add":
         return f"the combined {about}" if about else "the total"
     a, b = operands(k, steps, figs)
-    if pool is SUBTRACT and a.figure is not None and b.figure is not None:
-        (ma, pa), (mb, pb) = what(a.figure), what(b.figure)
-        if ma and mb and pa and pa == pb:            # "cost less tax benefit in 2010"
-            return f"{ma} less {mb} {when(pa)}"
     if pool in (SCALE_UP, SCALE_DOWN):
         about = about or next((o.figure.label() for o in (a, b) if o.figure is not None), None)
         unit = scaled(k, steps, figs)[1]
