@@ -174,10 +174,13 @@ def test_a_sentence_opening_on_its_base_or_unit_is_caught_and_the_part_first_pas
     for bad in ("Of total revised, goodwill (revised) is 64 / 549 = 11.7%.",
                 "Against freight revenues in 2013, the change in freight revenues (0) comes to 0%.",
                 "Taking shares as the base, the cost in full (2000000) comes to 719.7.",
+                "Less reductions for tax positions, balance at March 31, 2008 comes to 168 - 56 "
+                "= 112.",
                 "In full, total cost of these repurchases of 2 million is 2 × 1000000 = 2000000."):
         assert finqa_rules.base_first(bad), bad
     for good in ("Goodwill (revised) is 64 / 549 = 11.7% of total revised.",
                  "On a base of 100, S&P 500 stood at 208.1, a gain of 208.1 - 100 = 108.1.",
+                 "Less 1, the ratio for balance (1.693) gives the growth, 1.693 - 1 = 69.3%.",
                  "Total cost of these repurchases was 2 million, or 2 × 1000000 = 2000000 in "
                  "full."):
         assert not finqa_rules.base_first(good), good

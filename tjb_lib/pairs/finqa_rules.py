@@ -14,8 +14,8 @@ thousands)") in the reasoning, and a name the evidence capitalises written in lo
 ("asia-pacific").
 And how a step refers to what came before: an earlier result nested inside the description of
 another ("the difference (2.4) between the difference (11.8) and ...", "(-16.34; Snap-on
-stood at 83.66 ...)"), a sentence that opens on the base it divides by or on a unit, the
-label used as a noun ("Of total revised, goodwill ...", "Taking shares as the base, ...",
+stood at 83.66 ...)"), a sentence that opens on the base it divides by, on what it subtracts
+or on a unit, the label used as a noun ("Of total revised, goodwill ...", "Taking shares as the base, ...",
 "In full, total cost ..."), and a moderate pair's skipped result asserted in brackets ("the
 change ... (-22504)") rather than named with what it is computed from.
 """
@@ -57,7 +57,7 @@ _NESTED = re.compile(rf"\b(?:difference|sum|total|ratio|product|percentage|avera
                      rf"change)\s\({_VALUE}\)\s(?:between|of)\b[^.;:]*?\({_VALUE}[);]"
                      rf"|\({_VALUE};[^)]*\bstood at\b|\((?:the|a)\s[^()]*\({_VALUE}\)")
 _BASE_FIRST = re.compile(r"(?:^|(?<=[.:] ))(?:Of [^,.]{1,120}, |Against (?!its base\b)[^,.]{1,120}, "
-                         r"|(?:With|Taking) [^,.]{1,120} as the base, "
+                         r"|(?:With|Taking) [^,.]{1,120} as the base, |Less (?!1,)[^,.]{1,120}, "
                          r"|In (?:full|millions|thousands|billions), )")
 _LINEARISED = re.compile(r"\bis \$?\s?-?[\d,.]+\s?(?:\(\s?[\d,.]+\s?\)\s?)?;|\s;\s*$")
 
@@ -143,8 +143,9 @@ def nested_references(reasoning: str) -> list[str]:
 
 
 def base_first(reasoning: str) -> list[str]:
-    """A sentence that opens on the base it divides by, or on a unit, with a label for a noun
-    ("Of total revised, ...", "Against X, ...", "Taking X as the base, ...", "In full, ...")."""
+    """A sentence that opens on the base it divides by, on what it subtracts, or on a unit,
+    with a label for a noun ("Of total revised, ...", "Against X, ...", "Taking X as the base,
+    ...", "Less reductions for tax positions, ...", "In full, ...")."""
     return [m.group(0).strip() for m in _BASE_FIRST.finditer(reasoning)]
 
 

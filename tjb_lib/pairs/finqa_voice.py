@@ -47,7 +47,6 @@ SUBTRACT = (
     "{x} less {y} is {eq}.",
     "Subtracting {y} from {x} gives {eq}.",
     "Taking {y} from {x} leaves {eq}.",
-    "Less {y}, {x} come{v} to {eq}.",
 )
 # A figure indexed to a base of 100 (a five-year return table), less that base: the base is
 # named as what it is, {since} the period it was set in, {gl} "gain" or "loss".
