@@ -86,8 +86,11 @@ SHARE = (
     "{x} {is_x} {eq} of {y}.",
     "Dividing {x} by {y} gives {eq}.",
     "As a share of {y}, {x} {is_x} {eq}.",
-    "Compared with {y}, {x} come{v} to {eq}.",
 )
+# A change (an earlier result) on its base: it may open on what it is compared with.
+SHARE_OF_CHANGE = SHARE + ("Compared with {y}, {x} come{v} to {eq}.",)
+# A part of a whole in one period: it may open on the period ("In 2015, EMEA was ...").
+SHARE_IN_PERIOD = SHARE + ("{period}, {part} {be_part} {eq} of {whole}.",)
 # Division by a small count: an average.
 AVERAGE = (
     "Averaged over {n}, {x} come{v} to {eq}.",
@@ -494,7 +497,11 @@ def _pool(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand,
     if op == "divide" and b.figure is None and b.step is None and re.fullmatch(r"\d{1,2}", b.text):
         return AVERAGE                                  # a count read from the question
     if op == "divide":
-        return SHARE if steps[i].res.strip().endswith("%") else DIVIDE
+        if not steps[i].res.strip().endswith("%"):
+            return DIVIDE
+        if a.step is not None:
+            return SHARE_OF_CHANGE
+        return SHARE_IN_PERIOD if _one_period(a, b) else SHARE
     if op == "multiply" and b.const and b.text == "100" and steps[i].res.strip().endswith("%"):
         return PERCENT
     if op == "multiply" and b.const and b.text in WORDS and scaled(i, steps, figs):
@@ -502,6 +509,16 @@ def _pool(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand,
     if op == "multiply":
         return MULTIPLY
     return POWER
+
+
+def _one_period(a: Operand, b: Operand) -> bool:
+    """Two figures whose labels are their measures in one and the same period ("EMEA in
+    2015", "total operating income in 2015"), so the period can be said once."""
+    if a.figure is None or b.figure is None:
+        return False
+    (ma, pa), (mb, pb) = what(a.figure), what(b.figure)
+    return bool(ma and mb and pa) and pa == pb and all(
+        o.figure.label() == f"{m} {when(pa)}" for o, m in ((a, ma), (b, mb)))
 
 
 def scaled(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> tuple[str, str] | None:
@@ -586,6 +603,10 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     names["since"] = f" {when(since)}" if since else ""
     m, at = what(a.figure) if a.figure is not None else (None, None)
     names.update(s=m if m and at else x, at=f" {when(at)}" if m and at else "")
+    if pool is SHARE_IN_PERIOD:                      # "In 2015, EMEA was 3122 / 408547 = 1%
+        (part, p), (whole, _) = what(a.figure), what(b.figure)        # of total operating
+        names.update(period=when(p)[:1].upper() + when(p)[1:], part=part, whole=whole,
+                     be_part=be(part))                                # income."
     if pool in (CHANGE, CHANGE_BACK, COMBINED) and a.figure and b.figure:
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
         names.update(m=m or "", pa=when(pa or ""), pb=when(pb or ""), be=be(m or ""),
