@@ -147,8 +147,54 @@ def test_a_return_on_a_base_of_100_reads_as_one_and_a_skipped_step_shows_as_skip
     assert "base of 100" in full[0] and "gain of 204 - 100 = 104" in full[0]
     assert "the return on S&P 500 Index (78%)" in full[-1]
     short = finqa_candidate(lkq, omit={2}).reasoning
-    assert len(short) == 4 and "S&P 500 Index stood at 178" in short[2]   # the skipped step's
-    assert "78 / 100 = 78%" in short[2]                                   # figures, underived
+    assert len(short) == 4 and "S&P 500 Index" in short[2]          # the skipped step's figures,
+    assert "178" in short[2] and "78 / 100 = 78%" in short[2]       # underived, none nested
+    assert not finqa_rules.nested_references(short[2]) and not finqa_rules.bracketed_skip(
+        short[2], "78")
+
+
+def test_an_earlier_result_nested_in_another_is_caught_and_a_short_name_passes():
+    for bad in ("Dividing the difference (2.4) between the difference (11.8) and the difference "
+                "(9.4) by the difference (9.4) gives 2.4 / 9.4 = 25.5%.",
+                "Averaged over 3, the sum (327) of service cost in 2016 and the combined service "
+                "cost (246) comes to 327 / 3 = 109.",
+                "As a return, the loss in Snap-on on its base of 100 (-16.34; Snap-on Incorporated "
+                "stood at 83.66 at December 31, 2008) is -16.34 / 100 = -16.34%."):
+        assert finqa_rules.nested_references(bad), bad
+    for good in ("The change from 2009 to 2010 (2.4) is 2.4 / 9.4 = 25.5% of the difference in "
+                 "2009 (9.4).",
+                 "Averaged over 3, the combined service cost for 2016, 2017 and 2018 (327) comes "
+                 "to 327 / 3 = 109.",
+                 "The ratio of the gain in S&P 500 on its base of 100 (108.1) to the gain in CITI "
+                 "on its base of 100 (93.5) is 108.1 / 93.5 = 1.16."):
+        assert not finqa_rules.nested_references(good), good
+
+
+def test_a_sentence_opening_on_its_base_or_unit_is_caught_and_the_part_first_passes():
+    for bad in ("Of total revised, goodwill (revised) is 64 / 549 = 11.7%.",
+                "Against freight revenues in 2013, the change in freight revenues (0) comes to 0%.",
+                "Taking shares as the base, the cost in full (2000000) comes to 719.7.",
+                "Less reductions for tax positions, balance at March 31, 2008 comes to 168 - 56 "
+                "= 112.",
+                "In full, total cost of these repurchases of 2 million is 2 × 1000000 = 2000000."):
+        assert finqa_rules.base_first(bad), bad
+    for good in ("Goodwill (revised) is 64 / 549 = 11.7% of total revised.",
+                 "On a base of 100, S&P 500 stood at 208.1, a gain of 208.1 - 100 = 108.1.",
+                 "Less 1, the ratio for balance (1.693) gives the growth, 1.693 - 1 = 69.3%.",
+                 "Total cost of these repurchases was 2 million, or 2 × 1000000 = 2000000 in "
+                 "full."):
+        assert not finqa_rules.base_first(good), good
+
+
+def test_a_skipped_result_is_named_by_what_it_is_computed_from_not_bracketed():
+    bad = ("As a share of total financial liabilities at fair value in 2012, the change in total "
+           "financial liabilities at fair value from 2012 to 2013 (-22504) is -22504 / 377677 = "
+           "-6.0%.")
+    good = ("The change in total financial liabilities at fair value from 2012 to 2013, -22504, "
+            "as a share of total financial liabilities at fair value in 2012 is -22504 / 377677 = "
+            "-6.0%.")
+    assert finqa_rules.bracketed_skip(bad, "-22504")
+    assert not finqa_rules.bracketed_skip(good, "-22504")
 
 
 def test_a_change_of_unit_names_the_units_and_the_answer_carries_its_own():
@@ -162,6 +208,7 @@ def test_a_change_of_unit_names_the_units_and_the_answer_carries_its_own():
     assert c.answer == "$719.7 per share"
     assert "2 million" in c.reasoning[0] and "in full" in c.reasoning[0].lower()
     assert "the total cost of these repurchases in full (2000000)" in c.reasoning[1]
+    assert not any(finqa_rules.base_first(s) for s in c.reasoning)
     assert not any(finqa_rules.templated(s) for s in c.reasoning)
 
 

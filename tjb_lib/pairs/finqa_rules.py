@@ -12,6 +12,12 @@ named as one, a singular verb after a plural label ("revenues was"), a label car
 ("balance at December 27, 2008 at December 27, 2008"), a table's unit note ("(in
 thousands)") in the reasoning, and a name the evidence capitalises written in lower case
 ("asia-pacific").
+And how a step refers to what came before: an earlier result nested inside the description of
+another ("the difference (2.4) between the difference (11.8) and ...", "(-16.34; Snap-on
+stood at 83.66 ...)"), a sentence that opens on the base it divides by, on what it subtracts
+or on a unit, the label used as a noun ("Of total revised, goodwill ...", "Taking shares as the base, ...",
+"In full, total cost ..."), and a moderate pair's skipped result asserted in brackets ("the
+change ... (-22504)") rather than named with what it is computed from.
 """
 from __future__ import annotations
 
@@ -46,6 +52,13 @@ _TWO_PERIODS = re.compile(r"\b(?:at|in|as of) (?:[A-Z][a-z]+ \d{1,2}, )?(?:19|20
 _COMPUTED = re.compile(r"\b(?:as a share of|as a percentage|less|plus|divided by|times|"
                        r"multiplied by|averaged over)\b")
 _UNIT_NOTE = re.compile(r"\(\s*(?:\$\s*)?in (?:millions|thousands|billions)[^)]*\)", re.I)
+_VALUE = r"-?[\d.,]*\d%?"
+_NESTED = re.compile(rf"\b(?:difference|sum|total|ratio|product|percentage|average|result|"
+                     rf"change)\s\({_VALUE}\)\s(?:between|of)\b[^.;:]*?\({_VALUE}[);]"
+                     rf"|\({_VALUE};[^)]*\bstood at\b|\((?:the|a)\s[^()]*\({_VALUE}\)")
+_BASE_FIRST = re.compile(r"(?:^|(?<=[.:] ))(?:Of [^,.]{1,120}, |Against (?!its base\b)[^,.]{1,120}, "
+                         r"|(?:With|Taking) [^,.]{1,120} as the base, |Less (?!1,)[^,.]{1,120}, "
+                         r"|In (?:full|millions|thousands|billions), )")
 _LINEARISED = re.compile(r"\bis \$?\s?-?[\d,.]+\s?(?:\(\s?[\d,.]+\s?\)\s?)?;|\s;\s*$")
 
 
@@ -98,8 +111,10 @@ def plural_agreement(text: str) -> list[str]:
         for m in re.finditer(r"(?:^|, )([^,;:]{1,80}?) (?:was|is|comes|gives|exceeds|does|makes|"
                              r"yields)\b", sentence):
             subject = m.group(1)
-            if re.match(r"\w+ing\b", subject) or _COMPUTED.search(subject):
-                continue                     # "Adding ...", "X as a share of Y": one figure
+            if re.match(r"\w+ing\b|(?:and|or|by|from|to)\b", subject) \
+                    or _COMPUTED.search(subject):
+                continue                     # "Adding ...", "X as a share of Y": one figure;
+                                             # "..., 351, by Y gives": no subject
             if be(subject) == "were":
                 found.append(m.group(0).lstrip(", "))
     return found
@@ -120,6 +135,24 @@ def lowered_names(reasoning: str, evidence: list[str]) -> list[str]:
              or (w.lower() not in common and not all(p in common for p in w.lower().split("-")))}
     return sorted(w.lower() for w in names
                   if re.search(rf"(?<![\w-]){re.escape(w.lower())}(?![\w-])", reasoning))
+
+
+def nested_references(reasoning: str) -> list[str]:
+    """An earlier result's value in brackets inside the description of another result."""
+    return [m.group(0) for m in _NESTED.finditer(reasoning)]
+
+
+def base_first(reasoning: str) -> list[str]:
+    """A sentence that opens on the base it divides by, on what it subtracts, or on a unit,
+    with a label for a noun ("Of total revised, ...", "Against X, ...", "Taking X as the base,
+    ...", "Less reductions for tax positions, ...", "In full, ...")."""
+    return [m.group(0).strip() for m in _BASE_FIRST.finditer(reasoning)]
+
+
+def bracketed_skip(reasoning: str, result: str) -> bool:
+    """A skipped step's result asserted in brackets ("the change ... (-22504)") on the side
+    that skips it, where it should be named with what it is computed from."""
+    return bool(re.search(rf"\({re.escape(result.strip())}[);]", reasoning))
 
 
 def unit_note(reasoning: str) -> list[str]:
@@ -156,8 +189,14 @@ def pair_problems(p: Pair) -> list[str]:
                             ("plural subject, singular verb", plural_agreement(reasoning)),
                             ("label with two periods", two_periods(reasoning)),
                             ("unit note in the reasoning", unit_note(reasoning)),
+                            ("a result nested in another", nested_references(reasoning)),
+                            ("opens on its base or unit", base_first(reasoning)),
                             ("a name in lower case", lowered_names(reasoning, part["evidence"]))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
+        skipped = p.meta.get("omitted_result")
+        if skipped and p.meta.get("omitted_text", "") not in reasoning \
+                and bracketed_skip(reasoning, str(skipped)):
+            out.append(f"skipped result in brackets ({side}): {skipped}")
         for line in part["evidence"]:
             out.extend(f"plural subject, singular verb ({side}): {f}"
                        for f in plural_agreement(line))

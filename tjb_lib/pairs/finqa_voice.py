@@ -4,8 +4,10 @@ numbers are.
 Each step states its equation ("5829 - 5735 = 94") together with what the operands are, in
 words taken from the gold lines: a table cell's row and column ("net revenue for 2015"), the
 clause a figure sits in ("“$581 million pretax”"), or the earlier result it reuses ("the
-change in net revenue (94)"). An earlier result is named, never pointed back to ("that",
-"then"), so a candidate that leaves a step out shows its result underived rather than dangling.
+change in net revenue (94)", "the trading assets total in 2008 (505519)"). An earlier result
+is named by a short name, never pointed back to ("that", "then") and never by a description
+that holds another result in brackets, so a candidate that leaves a step out shows its result
+underived ("the change in net revenue from 2014 to 2015, 94,") rather than dangling.
 Every step draws one number in a fixed order, whatever is later left out or changed, and the
 phrasing is picked from a pool by that number, so the two sides of a pair word their shared
 steps alike.
@@ -19,11 +21,13 @@ from dataclasses import dataclass
 
 from tjb_lib.data import FinQAStep
 from tjb_lib.pairs.filing import Figure, is_period, locate, mid, period_years, undated, when
+from tjb_lib.pairs.coherence import pronoun_led
 from tjb_lib.pairs.filing_prose import be, name_case
 
 # Within a pool, phrasings open and link with different words, and at least one opens on a
-# word of its own, not on {x} (an earlier result, "the difference (94)", when a step is left
-# out), so that a sentence never opens on a figure. Each says the operation in plain words.
+# word of its own, not on {x} (an earlier result, "the difference (94)"), so that a sentence
+# never opens on a figure or a bare result; none opens on the base it divides by or on a unit
+# ("Of total revised, ...", "In full, ..."). Each says the operation in plain words.
 # A change of one measure between two periods: {m} measure, {a}/{pa} and {b}/{pb} the figures
 # and their periods.
 CHANGE = (
@@ -31,25 +35,26 @@ CHANGE = (
     "{m} {be} {a} {pa} and {b} {pb}, so {eq}.",
     "Between {bare_b} and {bare_a}, {m} moved from {b} to {a}: {eq}.",
     "From {b} {pb}, {m} reached {a} {pa}: {eq}.",
+    "The change in {m} from {bare_b} to {bare_a} is {eq}.",
 )
 # The same where the program takes the later period from the earlier one.
 CHANGE_BACK = (
     "{m} {be} {a} {pa} and {b} {pb}, a difference of {eq}.",
     "Comparing {bare_a} with {bare_b}, {m} {be} {a} against {b}: {eq}.",
+    "The difference in {m} between {bare_a} and {bare_b} is {eq}.",
 )
 SUBTRACT = (
     "{x} less {y} is {eq}.",
     "Subtracting {y} from {x} gives {eq}.",
     "Taking {y} from {x} leaves {eq}.",
-    "Less {y}, {x} come{v} to {eq}.",
 )
 # A figure indexed to a base of 100 (a five-year return table), less that base: the base is
 # named as what it is, {since} the period it was set in, {gl} "gain" or "loss".
 # {s} is the figure's measure and {at} its period ("S&P 500", " at December 31, 2014").
 BASE = (
     "{s} stood at {a}{at} against its base of 100{since}, a {gl} of {eq}.",
-    "Against its base of 100{since}, {s} stood at {a}{at}, a {gl} of {eq}.",
     "On a base of 100{since}, {s} stood at {a}{at}, a {gl} of {eq}.",
+    "With {s} at {a}{at}, its {gl} on the base of 100{since} is {eq}.",
 )
 # A ratio less 1: the growth it shows.
 GROWTH = (
@@ -67,21 +72,25 @@ ADD = (
     "Adding {x} and {y} gives {eq}.",
     "Together, {x} and {y} come to {eq}.",
 )
+# A sentence names what is divided before what it is divided by: one that opens on the base
+# ("Of total revised, goodwill ...", "Taking shares as the base, ...") reads as a label used
+# as a noun.
 DIVIDE = (
     "{x} divided by {y} is {eq}.",
     "Dividing {x} by {y} gives {eq}.",
-    "With {y} as the base, {x} give{v} {eq}.",
-    "Taking {y} as the base, {x} come{v} to {eq}.",
+    "The ratio of {x} to {y} is {eq}.",
 )
 # A division that prints a percentage: a part as a share of a whole, or a change on its base.
 SHARE = (
     "{x} as a share of {y} is {eq}.",
-    "As a share of {y}, {x} {is_x} {eq}.",
+    "{x} {is_x} {eq} of {y}.",
     "Dividing {x} by {y} gives {eq}.",
-    "With {y} as the base, {x} give{v} {eq}.",
-    "Against {y}, {x} come{v} to {eq}.",
-    "Of {y}, {x} {is_x} {eq}.",
+    "As a share of {y}, {x} {is_x} {eq}.",
 )
+# A change (an earlier result) on its base: it may open on what it is compared with.
+SHARE_OF_CHANGE = SHARE + ("Compared with {y}, {x} come{v} to {eq}.",)
+# A part of a whole in one period: it may open on the period ("In 2015, EMEA was ...").
+SHARE_IN_PERIOD = SHARE + ("{period}, {part} {be_part} {eq} of {whole}.",)
 # Division by a small count: an average.
 AVERAGE = (
     "Averaged over {n}, {x} come{v} to {eq}.",
@@ -103,12 +112,12 @@ BASE_PERCENT = (
 # A change of unit by 1,000 or 1,000,000: {unit} the unit it gives ("in millions", "in
 # full"); scaling up, {scale} the unit the figure is given in ("million").
 SCALE_DOWN = (
-    "{unit_cap}, {x} {is_x} {eq}.",
-    "{x} {unit} {is_x} {eq}.",
+    "{x} {is_x} {eq} {unit}.",
+    "{x} come{v} to {eq} {unit}.",
 )
 SCALE_UP = (
-    "{unit_cap}, {x} of {a} {scale} {is_x} {eq}.",
-    "{x} of {a} {scale}, {unit}, {is_x} {eq}.",
+    "{x} {be_x} {a} {scale}, or {eq} {unit}.",
+    "{x} of {a} {scale} {is_x} {eq} {unit}.",
 )
 MULTIPLY = (
     "{x} times {y} is {eq}.",
@@ -285,10 +294,6 @@ def noun(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     if op == "add":
         return f"the combined {about}" if about else "the total"
     a, b = operands(k, steps, figs)
-    if pool is SUBTRACT and a.figure is not None and b.figure is not None:
-        (ma, pa), (mb, pb) = what(a.figure), what(b.figure)
-        if ma and mb and pa and pa == pb:            # "cost less tax benefit in 2010"
-            return f"{ma} less {mb} {when(pa)}"
     if pool in (SCALE_UP, SCALE_DOWN):
         about = about or next((o.figure.label() for o in (a, b) if o.figure is not None), None)
         unit = scaled(k, steps, figs)[1]
@@ -302,6 +307,63 @@ def noun(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     else:
         base = "the result"
     return f"{base} for {about}" if about else base
+
+
+def periods(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> set[str]:
+    """The periods of the gold-line figures step k's result is computed from (directly or
+    through earlier results)."""
+    return set().union(*(_periods(o, steps, figs) for o in operands(k, steps, figs)))
+
+
+def _periods(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> set[str]:
+    if o.figure is not None and what(o.figure)[1]:
+        return {what(o.figure)[1]}
+    return periods(o.step, steps, figs) if o.step is not None else set()
+
+
+def span(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str | None:
+    """The periods step k's result covers, as a short name says them: "from 2009 to 2010"
+    for a difference between two periods, "in 2010" for one, "for 2016, 2017 and 2018"."""
+    x, y = operands(k, steps, figs)
+    a, b = _periods(x, steps, figs), _periods(y, steps, figs)
+    over_time = (x.step is not None and y.step is not None) or _change(x, y)
+    if op_name(steps[k]) in ("minus", "subtract") and over_time and len(a) == len(b) == 1 \
+            and a != b:
+        return f"from {next(iter(b))} to {next(iter(a))}"
+    found = sorted(a | b)
+    if len(found) == 1:
+        return when(found[0])
+    return f"for {', '.join(found[:-1])} and {found[-1]}" if found else None
+
+
+def name(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
+    """Step k's result by a short name (``noun``), with the periods it covers where another
+    step's result goes by the same noun ("the difference in 2010", "the change from 2009 to
+    2010", "the combined service cost for 2017 and 2018"), or else by what it is computed
+    from (``_described``): a later step refers to it without nesting one result's value
+    inside another's description."""
+    own = noun(k, steps, figs)
+    alike = [j for j in range(len(steps)) if noun(j, steps, figs) == own]
+    if alike == [k]:
+        return own
+    named = {j: _dated(j, own, steps, figs) for j in alike}
+    if named[k] is not None and list(named.values()).count(named[k]) == 1:
+        return named[k]
+    return _described(k, steps, figs)
+
+
+def _dated(k: int, own: str, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str | None:
+    when_ = span(k, steps, figs)
+    if when_ is None or re.search(r"\b(?:in|for|from) (?:19|20)\d\d\b", own):
+        return None
+    a, b = operands(k, steps, figs)
+    if own == "the total" and a.figure is not None and b.figure is not None:
+        heads = [(what(o.figure)[0] or "").split() for o in (a, b)]
+        shared = " ".join(w for w, v in zip(*heads) if w == v).rstrip(" –-")
+        if shared and shared == " ".join(heads[0][:len(shared.split())]):
+            own = f"the {shared} total"                # "the trading assets total in 2009"
+    return f"the change {when_}" if own == "the difference" and when_.startswith("from") \
+        else f"{own} {when_}"
 
 
 def period_clash(steps: tuple[FinQAStep, ...], figs: list[Figure]) -> bool:
@@ -352,15 +414,48 @@ def unnamed(steps: tuple[FinQAStep, ...], figs: list[Figure]) -> bool:
 
 
 def _phrase(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure],
-            omitted: frozenset[int] = frozenset()) -> str:
+            omitted: frozenset[int] = frozenset(), draw: float = 0.0) -> str:
     if o.step is not None and o.step in omitted:
-        return derived(o.step, steps, figs, omitted, o.text)
+        return derived(o.step, steps, figs, o.text, draw)
     if o.step is not None:
-        return f"{noun(o.step, steps, figs)} ({o.text})"
+        said = name(o.step, steps, figs)        # "the total in 2008 (505519)"; a description
+        described = said == _described(o.step, steps, figs)       # sets its value off by commas
+        return f"{said}, {o.text}," if described else f"{said} ({o.text})"
+    return _label(o)
+
+
+def _brief(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
+    """An operand without its value: a figure's label, an earlier result's short name (a
+    description of a result never holds another result in brackets)."""
+    return name(o.step, steps, figs) if o.step is not None else _label(o)
+
+
+def _label(o: Operand) -> str:
     label = o.figure.label() if o.figure is not None else None
     if label and o.figure.quote is not None:
         label = name_case(label)                      # "specific reserves in the ALLL"
     return label or o.text
+
+
+def _described(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
+    """Step k's result by what it is computed from, one level deep ("the difference between
+    cost in 2010 and tax benefit in 2010"): two results that share a name told apart."""
+    x, y = (_brief(o, steps, figs) for o in operands(k, steps, figs))
+    op = op_name(steps[k])
+    if op == "add":                                  # a sum of sums: one list of what is added
+        said = _addends(k, steps, figs)
+        return f"the sum of {', '.join(said[:-1])} and {said[-1]}"
+    head = {"minus": "the difference between", "subtract": "the difference between",
+            "add": "the sum of", "divide": "the ratio of", "multiply": "the product of"}
+    joint = "to" if op == "divide" else "and"
+    return f"{head.get(op, noun(k, steps, figs) + ' of')} {x} {joint} {y}"
+
+
+def _addends(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> list[str]:
+    return [w for o in operands(k, steps, figs)
+            for w in (_addends(o.step, steps, figs)
+                      if o.step is not None and op_name(steps[o.step]) == "add"
+                      else [_brief(o, steps, figs)])]
 
 
 def _hundred(text: str) -> bool:
@@ -402,7 +497,11 @@ def _pool(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand,
     if op == "divide" and b.figure is None and b.step is None and re.fullmatch(r"\d{1,2}", b.text):
         return AVERAGE                                  # a count read from the question
     if op == "divide":
-        return SHARE if steps[i].res.strip().endswith("%") else DIVIDE
+        if not steps[i].res.strip().endswith("%"):
+            return DIVIDE
+        if a.step is not None:
+            return SHARE_OF_CHANGE
+        return SHARE_IN_PERIOD if _one_period(a, b) else SHARE
     if op == "multiply" and b.const and b.text == "100" and steps[i].res.strip().endswith("%"):
         return PERCENT
     if op == "multiply" and b.const and b.text in WORDS and scaled(i, steps, figs):
@@ -410,6 +509,16 @@ def _pool(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand,
     if op == "multiply":
         return MULTIPLY
     return POWER
+
+
+def _one_period(a: Operand, b: Operand) -> bool:
+    """Two figures whose labels are their measures in one and the same period ("EMEA in
+    2015", "total operating income in 2015"), so the period can be said once."""
+    if a.figure is None or b.figure is None:
+        return False
+    (ma, pa), (mb, pb) = what(a.figure), what(b.figure)
+    return bool(ma and mb and pa) and pa == pb and all(
+        o.figure.label() == f"{m} {when(pa)}" for o, m in ((a, ma), (b, mb)))
 
 
 def scaled(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> tuple[str, str] | None:
@@ -436,36 +545,39 @@ def scaled(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> tuple[st
     return _SCALES[base], (f"in {_SCALES[to]}s" if to else "in full")
 
 
-def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure],
-            omitted: frozenset[int], shown: str) -> str:
-    """What a left-out step k's result is, with what it is computed from but not how ("the
-    change in net revenue from 2014 to 2015", "the ratio of a to b"): a later step that reads
-    it shows a skipped step, not a miscalculation."""
+def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str,
+            draw: float = 0.0) -> str:
+    """What a left-out step k's result is: its value with what it is computed from but not
+    how ("the change in net revenue from 2014 to 2015, 94,", "the 2016-to-2017 change in
+    cabinets, 69.3,"), its operands named without values and no value in brackets: a later
+    step that reads it shows a skipped step, not a miscalculation or a nested reference.
+    ``draw`` picks among phrasings, so no one phrase marks the side that skips."""
     a, b = operands(k, steps, figs)
     op = op_name(steps[k])
     pool = _pool(k, steps, a, b, figs)
+    pick = (draw * 7) % 1                            # apart from the draw's pick of the pool
     if pool is BASE:
         m, pa = what(a.figure)
-        gl = _gain(steps[k].res)
-        if m and pa:
-            return (f"the {gl} in {m} on its base of 100 ({shown}; {m} stood at {a.text} "
-                    f"{when(pa)})")
-        return f"the {gl} of {_phrase(a, steps, figs, omitted)} over its base of 100 ({shown})"
+        gl = "change" if shown.strip().startswith("-") else "gain"
+        who, at = (m, f" {when(pa)}") if m and pa else (_brief(a, steps, figs), "")
+        return (f"the {gl} in {who} from its base of 100 to {a.text}{at}, {shown}," if pick < .5
+                else f"a {gl} of {shown} in {who}, at {a.text}{at} on its base of 100,")
     if pool is BASE_PERCENT and a.step is not None:
         about = topic(k, steps, figs)
-        return (f"the return on {about or 'the base of 100'} ({shown}, a {_gain(a.text)} of "
-                f"{a.text} on its base of 100)")
+        return (f"the return on {about or 'a base of 100'}, {shown} from a {_gain(a.text)} of "
+                f"{a.text} on its base of 100,")
     if _change(a, b) and op in ("minus", "subtract", "add"):
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
+        years = re.fullmatch(r"(?:19|20)\d\d", pa) and re.fullmatch(r"(?:19|20)\d\d", pb)
         pa, pb = (when(p).split(" ", 1)[1] for p in (pa, pb))    # "year ended ...", not "Year"
-        return (f"the change in {m} from {pb} to {pa} ({shown})" if op != "add"
-                else f"the combined {m} for {pb} and {pa} ({shown})")
-    x, y = (_phrase(o, steps, figs, omitted) for o in (a, b))
-    return {"minus": f"the difference ({shown}) between {x} and {y}",
-            "subtract": f"the difference ({shown}) between {x} and {y}",
-            "add": f"the sum ({shown}) of {x} and {y}", "divide": f"the ratio ({shown}) of {x} to {y}",
-            "multiply": f"the product ({shown}) of {x} and {y}"}.get(op, f"{noun(k, steps, figs)} "
-                                                                  f"({shown})")
+        if op == "add":
+            return (f"the combined {m} for {pb} and {pa}, {shown}," if pick < .5
+                    else f"the combined {m} of {shown} for {pb} and {pa}")
+        if years and pick < 1 / 3:
+            return f"the change in {m} over {pb}-{pa}, {shown},"
+        return (f"the change in {m} of {shown} from {pb} to {pa}" if pick < 2 / 3
+                else f"the change in {m} from {pb} to {pa}, {shown},")
+    return f"{_described(k, steps, figs)}, {shown},"      # ", 327," (a stray comma goes)
 
 
 def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw: float,
@@ -476,34 +588,39 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     if op_name(steps[i]) == "multiply" and a.const and not b.const:
         a, b = b, a                                   # "scaled up by 100", not "100 times x"
     pool = _pool(i, steps, a, b, figs)
-    x, y = _phrase(a, steps, figs, omitted), _phrase(b, steps, figs, omitted)
+    x, y = _phrase(a, steps, figs, omitted, draw), _phrase(b, steps, figs, omitted, draw)
     if x == a.text and y == b.text and pool not in (LARGER, NOT_LARGER):
         pool = BARE                                   # nothing to name: the equation alone
-    if (a.step is not None and b.step is not None          # "the ratio" twice
-            and noun(a.step, steps, figs) == noun(b.step, steps, figs)):
-        x = derived(a.step, steps, figs, frozenset({a.step}), a.text)
-        y = derived(b.step, steps, figs, frozenset({b.step}), b.text)
     if x == y and a.figure is not None:               # two figures the lines label alike
         x, y = f"{x} ({a.text})", f"{y} ({b.text})"
     plural = be(x) == "were"                        # "finished products ... are"
     unit = scaled(i, steps, figs) or ("", "")
     names = {"x": x, "y": y, "n": b.text, "scale": unit[0], "unit": unit[1],
-             "unit_cap": unit[1][:1].upper() + unit[1][1:],
-             "is_x": "are" if plural else "is", "v": "" if plural else "s",
+             "is_x": "are" if plural else "is", "be_x": "were" if plural else "was", "v": "" if plural else "s",
              "does": "do" if plural else "does",
              "a": a.text, "b": b.text, "eq": equation(i, steps), "gl": _gain(steps[i].res)}
     since = what(b.figure)[1] if b.figure is not None else None
     names["since"] = f" {when(since)}" if since else ""
     m, at = what(a.figure) if a.figure is not None else (None, None)
     names.update(s=m if m and at else x, at=f" {when(at)}" if m and at else "")
+    if pool is SHARE_IN_PERIOD:                      # "In 2015, EMEA was 3122 / 408547 = 1%
+        (part, p), (whole, _) = what(a.figure), what(b.figure)        # of total operating
+        names.update(period=when(p)[:1].upper() + when(p)[1:], part=part, whole=whole,
+                     be_part=be(part))                                # income."
     if pool in (CHANGE, CHANGE_BACK, COMBINED) and a.figure and b.figure:
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
-        names.update(m=m or "", pa=when(pa or ""), pb=when(pb or ""), bare_a=pa or "",
-                     bare_b=pb or "", be=be(m or ""))
-    texts = [t.format(**names) for t in pool]    # a sentence opens on a word, never on a
-    opens = [t for t in texts                       # figure or on "the total (37)"; the draw
-             if (t[0].isalpha() or t[0] in "“(") and not t.startswith("the ")]   # picks evenly
-    text = (opens or texts)[int(draw * len(opens or texts))]
+        names.update(m=m or "", pa=when(pa or ""), pb=when(pb or ""), be=be(m or ""),
+                     bare_a=when(pa or "").split(" ", 1)[-1],      # "year ended ...", not
+                     bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
+    texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
+    opens = [t for t in texts                       # a sentence opens on a word, never on a
+             if (t[0].isalpha() or t[0] in "“(")    # figure, on a bare "the total (37)" or
+             and not re.match(r"the [\w-]+ \(", t)     # on what reads as a bare description
+             and not pronoun_led(t[0].upper() + t[1:])]    # ("The combined contributions
+                                                           # ... is"); the draw picks evenly
+    if any(o.step in omitted for o in (a, b)) and (draw * 11) % 1 < .45:
+        opens = [t for t in opens if not t.startswith(x)] or opens   # a skip, spread over
+    text = (opens or texts)[int(draw * len(opens or texts))]        # openings
     return text[0].upper() + text[1:]
 
 
