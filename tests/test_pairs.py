@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tjb_lib.pairs import coherence, finqa_rules
+from tjb_lib.pairs import coherence, finqa_rules, readable
 from tjb_lib.pairs.audit import repeated_sentences
 from tjb_lib.data import load_finqa, load_hotpotqa
 from tjb_lib.pairs import SPLIT_NAMES, load_split
@@ -143,12 +143,14 @@ def test_mechanical_hotpotqa_plain_is_gold_substance(built, hot):
     for p in built[2]["mechanical_hotpotqa"]:
         item = hot[p.source_id]
         answer, _ = split_answer(p.plain)
-        assert answer == item.answer.strip()
+        assert answer == item.answer.strip().rstrip(",;:").strip()   # "Bury St Edmunds," as given
         ev = evidence_lines(p.plain)
         assert ev == [s for sents in gold_sentences(item).values() for s in sents] or \
             sorted(ev) == sorted(s for sents in gold_sentences(item).values() for s in sents)
         said, _ = coherence.reasoning_sentences(p, "plain")
-        assert len(said) == len(hops(item)), p.pair_id             # one step per hop
+        # each hop restates its supporting sentences that carry the question (some joined)
+        assert 1 <= len(said) <= len(ev), p.pair_id
+        assert not readable.deciding_facts_left_out(p, item, "plain"), p.pair_id
 
 
 def test_mechanical_finqa_plain_is_gold_program(built):
@@ -324,13 +326,13 @@ def test_soft_keeps_every_gold_support_and_only_the_reasoning_is_generic(built, 
         item = hot[p.source_id]
         gold = [s for sents in gold_sentences(item).values() for s in sents]
         plain, cited = strip_artifacts(p.plain), strip_artifacts(p.cited)
-        assert split_answer(plain)[0] == split_answer(cited)[0] == item.answer.strip()
+        assert split_answer(plain)[0] == split_answer(cited)[0] == item.answer.strip().rstrip(",;:").strip()
         assert sorted(evidence_lines(plain)) == sorted(evidence_lines(cited)) == sorted(gold)
         assert detect_artifacts(p.cited) == MECH_KINDS and detect_artifacts(p.plain) == set()
         r_plain = re.search(r"(?m)^Reasoning: (.*)$", plain).group(1)
         r_cited = re.search(r"(?m)^Reasoning: (.*)$", cited).group(1)
         said, _ = coherence.reasoning_sentences(p, "plain")
-        assert len(said) == len(hops(item)), p.pair_id              # a step per hop
+        assert 1 <= len(said) <= len(gold), p.pair_id      # the hops' deciding sentences
         generic = p.meta["cited_reasoning"][0].replace(item.answer.strip(), "")
         names = [short_name(h) for h in hops(item)]
         assert not any(n in generic for n in names), p.pair_id     # generic: names none
@@ -347,7 +349,7 @@ def test_moderate_omits_one_necessary_hop(built, hot):
         drop, weak = p.meta["dropped_hop"], p.meta["weakening_sentence"]
         assert necessity_problems(item, drop, weak) == [], p.pair_id
         plain, cited = strip_artifacts(p.plain), strip_artifacts(p.cited)
-        assert split_answer(plain)[0] == split_answer(cited)[0] == item.answer.strip()
+        assert split_answer(plain)[0] == split_answer(cited)[0] == item.answer.strip().rstrip(",;:").strip()
         assert sorted(evidence_lines(plain)) == sorted(s for v in gold.values() for s in v)
         kept = set(evidence_lines(cited))
         dropped = [t for t, sents in gold.items() if not any(s in kept for s in sents)]
@@ -385,7 +387,7 @@ def test_ranking_systems_match_definitions(built, hot):
         item, m = hot[qid], mech[qid]
         assert len({frozenset((p.meta["system_plain"], p.meta["system_cited"]))
                     for p in by_query[qid]}) == 6
-        assert systems["answer_only"] == f"Answer: {item.answer.strip()}"
+        assert systems["answer_only"] == f"Answer: {item.answer.strip().rstrip(',;:').strip()}"
         assert systems["plain_full"] == m.plain and systems["cited_full"] == m.cited
         assert strip_artifacts(systems["cited_full"]) == systems["plain_full"]
         partial = strip_artifacts(systems["cited_partial"])
@@ -393,7 +395,7 @@ def test_ranking_systems_match_definitions(built, hot):
         gold = gold_sentences(item)
         kept = set(evidence_lines(partial))
         assert sum(all(s not in kept for s in v) for v in gold.values()) == 1
-        assert split_answer(partial)[0] == item.answer.strip()
+        assert split_answer(partial)[0] == item.answer.strip().rstrip(",;:").strip()
 
 
 # ----------------------------------------------------------------------------- Table 1

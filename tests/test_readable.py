@@ -191,15 +191,60 @@ def test_a_yes_no_comparison_states_both_facts(items):
             [rule for rule, _ in readable.problems(one, items)])
 
 
-def test_a_restated_step_keeps_a_name_and_takes_no_lead_in_before_a_participle():
+def test_a_restated_line_is_joined_on_not_introduced():
+    """A step that repeats its evidence line is joined to the next by a semicolon, no stock
+    lead-in; only a hop the other side drops, with nothing of its own to join, takes one."""
     import random
-    from tjb_lib.pairs.reasoning import link
-    name = "James Mercer Langston Hughes was an American poet"
+    from tjb_lib.pairs.reasoning import joined
+    line = "The English Electric Canberra is a British jet-powered medium bomber."
+    steps = [("a", line), ("b", "No. 2 Squadron flew the Canberra, so the answer is B.")]
+    assert joined(random.Random(0), steps, [line]) == (
+        "The English Electric Canberra is a British jet-powered medium bomber; No. 2 Squadron "
+        "flew the Canberra, so the answer is B.",)
+    apart = joined(random.Random(0), steps, [line], frozenset({"a"}))
+    assert apart[1] == steps[1][1] and apart[0] != line
+    based = "Based in Southaven, the Memphis Hustle play at the Landers Center."
     for seed in range(8):
-        assert "james Mercer" not in link(random.Random(seed), name, [name + "."], False)
-        based = "Based in Southaven, the Memphis Hustle play at the Landers Center"
-        out = link(random.Random(seed), based, [based + "."], False)
-        assert out.startswith("Based in Southaven")      # never "We are told that based in"
+        out = joined(random.Random(seed), [("a", based), *steps[1:]], [based], frozenset({"a"}))
+        assert out[0].startswith("Based in Southaven")   # never "We are told that based in"
+
+
+@pytest.mark.parametrize("sentence, caught", [
+    ("Note that Shusett was executive producer.", True),
+    ("Shusett was executive producer, as noted.", True),
+    ("To start with, the film was shot in Edmonton.", True),
+    ("Shusett was executive producer.", False),
+    ("First Lady Michelle Obama spoke.", False),
+])
+def test_a_stock_lead_in_is_caught(sentence, caught):
+    assert bool(readable.STOCK_LEAD_IN.search(sentence)) is caught
+
+
+def test_the_reasoning_states_the_fact_that_decides(items):
+    """"Who was executive producer of the film scored by Jerry Goldsmith?": the reasoning must
+    say "Shusett was executive producer", not conclude it from the screenplay credit."""
+    item = items["5a85fb085542994775f606de"]
+    built = pair(item)
+    assert readable.problems(built, items) == []
+    assert "Shusett was executive producer" in hotpot_candidate(item).reasoning[-1]
+    bare = pair(item, "The score to the film \"Alien\" was composed by Jerry Goldsmith. Dan "
+                      "O'Bannon wrote the screenplay from a story he co-authored with Ronald "
+                      "Shusett, so the executive producer is Ronald Shusett.")
+    assert ("deciding fact left out" in [rule for rule, _ in readable.problems(bare, items)])
+    friedman = " ".join(hotpot_candidate(items["5a7b8749554299294a54a9db"]).reasoning)
+    assert "three time Pulitzer Prize winner" in friedman
+
+
+@pytest.mark.parametrize("raw, shown", [
+    ("Newark ( or also locally ) is the most populous city in New Jersey.",
+     "Newark is the most populous city in New Jersey."),
+    ("Gaines was born on 18January 1826 in Ohio.", "Gaines was born on 18 January 1826 in Ohio."),
+    ("The word banshee comes from \"ban síde\", ], a fairy woman.", None),
+    ("() is a county-level city in northeastern Ningde prefecture.", None),
+])
+def test_a_garbled_sentence_is_repaired_or_not_used(raw, shown):
+    from tjb_lib.pairs.standalone import clean
+    assert clean(raw) == shown
 
 
 def test_a_year_the_question_asks_about_stays_in_the_step(items):

@@ -22,7 +22,7 @@ from tjb_lib.pairs.finqa_gold import gold_problem
 from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, op_name, operands, period_clash,
                                        step_sentences, unnamed)
 from tjb_lib.pairs.closing import close
-from tjb_lib.pairs.reasoning import link, missing_values, unused_hops
+from tjb_lib.pairs.reasoning import joined, missing_values, unused_hops
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence
 from tjb_lib.pairs.standalone import entity_of, short_name, standalone
@@ -117,7 +117,8 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
                      drop_hop: str | None = None, weak: tuple[str, int] | None = None,
                      extra: tuple[str, int] | None = None, reasoning: str = "specific",
                      reverse: bool = False, answer: str | None = None,
-                     lead_hop: str | None = None, unnamed: tuple[str, ...] = ()) -> Candidate:
+                     lead_hop: str | None = None, unnamed: tuple[str, ...] = (),
+                     apart: str | None = None) -> Candidate:
     """The full chain, or the chain without one hop.
 
     ``drop_hop`` removes a hop's sentences and its reasoning step; ``weak`` shows one
@@ -129,7 +130,9 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
     replaces the gold answer where the candidate states its own answer (the answer line and the
     conclusion: a conflict's wrong side), never inside what it quotes or restates from the
     evidence. The closing names neither ``drop_hop`` nor the hops in ``unnamed`` (those the
-    other side of a pair drops or never names, so both sides close alike).
+    other side of a pair drops or never names, so both sides close alike); ``apart`` is the hop
+    the other side drops, whose sentences are joined only among themselves
+    (``reasoning.joined``).
     """
     gold = item.answer.strip().rstrip(",;:").strip()   # "Golden Valley, Minnesota," as given
     ans = (answer or gold).strip()
@@ -151,9 +154,6 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
         if tuple(_tokens(e.text)) not in seen:
             seen.add(tuple(_tokens(e.text)))
             ev.append(e)
-    # Every phrasing is drawn here, in a fixed order, whatever is later dropped, so the two
-    # sides of a graded pair word their shared steps alike.
-    link_r = {h: random.Random(r.getrandbits(64)) for h in hops(item)}
     generic = voice.pick(r, voice.GENERIC_STEPS)
     if reasoning == "specific":
         support = {h: hop_sentences(item, h) for h in hops(item)}
@@ -162,12 +162,9 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
             order = (lead_hop,) + tuple(h for h in order if h != lead_hop)
         steps = reasoning_steps(item, support, order, answer_hop(item), gold)
         kept = [(k, v) for k, v in steps.items() if k != drop_hop]
-        names = {w for h in hops(item) for w in (entity_of(item, h).name or short_name(h)).split()}
-        names |= set(re.findall(r"(?<!^)\b[A-Z][\w'’-]*", item.question))
-        proper = {k: k.startswith("The ") or v.split()[0].strip(",;:'\"") in names
-                  for k, v in kept}
-        body = tuple(link(link_r[k], v, support[k], proper[k]) for k, v in kept[:-1]) + (
-            close(kept[-1][1], item.question, ans, spared),)
+        said = [(k, re.sub(r"([^.!?])$", r"\1.", v)) for k, v in kept[:-1]]
+        body = joined(random.Random(r.getrandbits(64)), said + [(kept[-1][0], close(kept[-1][1], item.question, ans, spared))],
+                      [e.text for e in ev], frozenset(filter(None, (drop_hop, apart))))
     elif reasoning == "generic":
         body = (close(generic, item.question, ans, spared),)
     else:

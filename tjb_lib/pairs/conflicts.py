@@ -547,10 +547,29 @@ def _direction(k: int) -> str:
     return "clear" if k < CLEAR else "reverse"
 
 
+def _polarity_directions(correct_answers: list[str], clear: int = CLEAR) -> list[str]:
+    """Directions for HotpotQA conflicts, ``clear`` of them clear: a yes/no item's direction is set
+    so that the cited side says "no" as often as "yes" (else the answer word on the cited side
+    is a tell a paired classifier learns), every other item takes the directions left, in order."""
+    directions: list[str | None] = [None] * len(correct_answers)
+    yes_no = cited_no = 0
+    for i, answer in enumerate(correct_answers):
+        if answer.lower() in ("yes", "no"):
+            want_no = 2 * cited_no <= yes_no
+            # clear: the cited side is the wrong one, so it says the flipped answer
+            directions[i] = "clear" if (answer.lower() == "yes") == want_no else "reverse"
+            yes_no, cited_no = yes_no + 1, cited_no + want_no
+    left = ["clear"] * clear + ["reverse"] * (len(correct_answers) - clear)
+    for d in directions:
+        if d is not None:
+            left.remove(d)
+    return [d if d is not None else left.pop(0) for d in directions]
+
+
 def hotpot_conflicts(items: list[HotpotItem], seed: int) -> list[Pair]:
     """The first PER_DOMAIN items (in the given order) that have a wrong answer of the gold's
     type (items whose evidence contradicts their gold answer never reach here: ``pools``)."""
-    out: list[Pair] = []
+    found: list[tuple[HotpotItem, Any, Any, tuple]] = []
     for item in items:
         wrong = hotpot_wrong_answer(item, rng(seed, SPLIT, item.id))
         if wrong is None:
@@ -559,15 +578,19 @@ def hotpot_conflicts(items: list[HotpotItem], seed: int) -> list[Pair]:
         bad = hotpot_candidate(item, rng(seed, "voice", item.id), answer=wrong[0])
         if not is_clean(bad):
             continue
-        out.append(_pair("hotpotqa", item.id, _direction(len(out)), item.question, correct, bad,
-                         {**hotpot_meta(item), "correct_answer": correct.answer,
-                          "wrong_answer": wrong[0], "wrong_answer_kind": wrong[1],
-                          "wrong_answer_source": wrong[2],
-                          "correct_reasoning": list(correct.reasoning),
-                          "wrong_reasoning": list(bad.reasoning)}))
-        if len(out) == PER_DOMAIN:
-            return out
-    raise ValueError(f"only {len(out)} HotpotQA items have a wrong answer of the gold's type")
+        found.append((item, correct, bad, wrong))
+        if len(found) == PER_DOMAIN:
+            break
+    else:
+        raise ValueError(f"only {len(found)} HotpotQA items have a wrong answer of the gold's type")
+    directions = _polarity_directions([correct.answer for _, correct, _, _ in found])
+    return [_pair("hotpotqa", item.id, direction, item.question, correct, bad,
+                  {**hotpot_meta(item), "correct_answer": correct.answer,
+                   "wrong_answer": wrong[0], "wrong_answer_kind": wrong[1],
+                   "wrong_answer_source": wrong[2],
+                   "correct_reasoning": list(correct.reasoning),
+                   "wrong_reasoning": list(bad.reasoning)})
+            for (item, correct, bad, wrong), direction in zip(found, directions)]
 
 
 def finqa_conflicts(items: list[FinQAItem], seed: int) -> list[Pair]:

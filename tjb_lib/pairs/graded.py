@@ -115,7 +115,8 @@ def moderate_hotpotqa(split: str, items: list[HotpotItem], seed: int) -> list[Pa
                              f"skipped it)")
         drop, weak = plan
         lead = drop if item.type == "comparison" else None
-        full = hotpot_candidate(item, rng(seed, "voice", item.id), lead_hop=lead, unnamed=(drop,))
+        full = hotpot_candidate(item, rng(seed, "voice", item.id), lead_hop=lead, unnamed=(drop,),
+                                 apart=drop)
         partial = hotpot_candidate(item, rng(seed, "voice", item.id), drop_hop=drop, lead_hop=lead,
                                    weak=(drop, weak) if weak is not None else None)
         role = "compared_entity" if item.type == "comparison" else "bridge"

@@ -18,7 +18,7 @@ import re
 from tjb_lib.pairs.coherence import content_words, parts, sentences
 from tjb_lib.pairs import registry
 from tjb_lib.records import Pair
-from tjb_lib.text import MONTHS, YEAR
+from tjb_lib.text import MONTHS, YEAR, words
 
 # A page title that is no name, used as the subject of a sentence.
 _TITLE_WORDS = (r"career statistics|discography|filmography|bibliography|videography|"
@@ -64,6 +64,15 @@ _COUNT = re.compile(r"\b\d[\d,.]*\b|\b(?:one|two|three|four|five|six|seven|eight
 _STOCK = (r"(?:,? which (?:leaves|makes it|settles it as|means)|; this identifies|,? and that points"
           r" to|,? hence|: that (?:gives|makes it)|,? so it (?:must be|is)|,? and so we arrive at|"
           r"[,;]? (?:so )?the reply is|[.:;]? that settles it:?|,? all told:?)")
+
+
+# A stock lead-in before a restated fact ("Note that", "Recall that", "..., as noted."): readers
+# took it for a template.
+STOCK_LEAD_IN = re.compile(r"^(?:Note that|We are told that|Recall that|First,|To start with,|"
+                           r"As stated,|As noted,)|, as (?:noted|shown|stated)\.?$")
+# The conclusion a reasoning closes on, which restates the question's words and so says nothing
+# of whether a fact was stated.
+_CONCLUSION = re.compile(r", so (?!.*, so ).*$", re.S)
 
 
 #: what a split's sides differ in when only its plain side shows the full chain (the cited side
@@ -153,6 +162,34 @@ def undecided(p: Pair, item, side: str) -> bool:
     return item.type != "comparison" and not any(mentions(last, a) for a in stated(p, item))
 
 
+def deciding_facts_left_out(p: Pair, item, side: str) -> list[str]:
+    """The supporting sentences that carry question words (not a hop's name) none of which the
+    reasoning, its conclusion aside, says: the fact that decides
+    the question left to the evidence ("... co-authored with Ronald Shusett, so the executive
+    producer is Ronald Shusett" without "Shusett was executive producer")."""
+    from tjb_lib.pairs.candidates import hop_sentences, hops
+    from tjb_lib.pairs.standalone import entity_of, short_name
+
+    reasoning = parts(p, side)["reasoning"]
+    if not reasoning:
+        return []
+    said = content_words(_CONCLUSION.sub("", reasoning))
+    names = content_words(" ".join(f"{short_name(h)} {entity_of(item, h).name or ''}"
+                                   for h in hops(item)))
+    want = content_words(item.question) - names
+    return [s for h in hops(item) for s in hop_sentences(item, h)
+            if content_words(s) & want and not content_words(s) & want & said]
+
+
+def dropped_hop_only(p: Pair, sentence: str) -> bool:
+    """Is ``sentence`` the restatement of the hop the other side of a moderate pair drops (the
+    one place a lead-in is left: ``reasoning.joined``)? It is on the full side only."""
+    if registry.get(p.split).differs != "dropped_hop":
+        return False
+    other = {" ".join(words(x)) for x in sentences(parts(p, "cited")["reasoning"])}
+    return " ".join(words(sentence)) not in other
+
+
 def stated(p: Pair, item) -> list[str]:
     """The answers a side may state: the gold, and a conflict's wrong answer."""
     return [a for a in (item.answer, p.meta.get("wrong_answer")) if a]
@@ -178,6 +215,8 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
         for s in said:
             if cut(s):
                 out.append(("cut sentence", s))
+            if STOCK_LEAD_IN.search(s) and not dropped_hop_only(p, s):
+                out.append(("stock lead-in", s))
         if said and templated_closing(said[-1], stated(p, item)):
             out.append(("templated closing", said[-1]))
         if side in full_sides(p):
@@ -185,6 +224,8 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
                 out.append(("comparison without both values", part["reasoning"]))
             if undecided(p, item, side):
                 out.append(("reasoning without the deciding fact", part["reasoning"]))
+            out += [("deciding fact left out", s)
+                    for s in deciding_facts_left_out(p, item, side)]
     why = gold_contradiction(item) or gold_unsupported(item)
     if why:
         out.append(("gold not supported by its evidence", why))

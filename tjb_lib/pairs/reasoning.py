@@ -264,9 +264,11 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
     compared = comparative(item, hops)
     if not compared:
         hops = tuple(h for h in hops if h != answer_hop) + (answer_hop,)
-    out = {}
+    out, used = {}, set()            # a sentence two hops share is restated once
+    others_of = lambda h: [entity_of(item, o).name or short_name(o)  # noqa: E731
+                           for o in hops if o != h] + [answer]
     for h in hops:
-        sents = [p for line in evidence[h] for p in _pieces(line)]
+        sents = list(dict.fromkeys(p for line in evidence[h] for p in _pieces(line)))
         if compared:
             pick, value = _best(sents, want, None), None
             for s in sorted(sents, key=lambda s: -len(content_words(s) & want)):
@@ -292,7 +294,34 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
             target = next((n for n in nxt for s in sents if n.lower() in s.lower()), None)
             pick = _best(sents, want, target)
             out[h] = clause(pick, target or _first_shared(pick, want), keep=keep)
+        out[h] = _with_deciding(out[h], pick, [s for s in sents if s == pick or s not in used],
+                                want, others_of(h), keep)
+        used.update(sents)
     return out
+
+
+def _holding(part: str, sentence: str, want: set[str]) -> str:
+    """``part``, the clause taken from ``sentence``, unless it lost every question word the
+    sentence holds ("Founded in 1855, Berea College ..." for "what college founded in 1855"):
+    then the sentence whole."""
+    held = content_words(sentence) & want
+    return sentence.rstrip(" .") if held and not held & content_words(part) else part
+
+
+def _with_deciding(step: str, pick: str, sents: list[str], want: set[str], others: list[str],
+                   keep: tuple[str, ...]) -> str:
+    """The hop's step with its other supporting sentences that carry the question's relation
+    (they share a question word, or name another hop's entity or the answer) restated too, in
+    the evidence's order: readers stopped where the deciding fact ("Shusett was executive
+    producer", "Friedman is a three time Pulitzer Prize winner") was left to the evidence."""
+    said = []
+    for s in sents:
+        if s == pick:
+            said.append(_holding(step, s, want))
+        elif content_words(s) & want or any(n.lower() in s.lower() for n in others):
+            said.append(_holding(clause(s, _first_shared(s, want), keep=keep), s, want))
+    return " ".join(re.sub(r"([^.!?])$", r"\1.", x) for x in said[:-1]) + (
+        " " if len(said) > 1 else "") + said[-1]
 
 
 def unused_hops(item: HotpotItem, evidence: dict[str, list[str]],
@@ -354,35 +383,51 @@ def _first_shared(sentence: str, want: set[str]) -> str | None:
     return found[-1] if found else None
 
 
-# Titles that keep their capital before a name ("Note that Sir Arthur Conan Doyle ...").
-_TITLES = frozenset("Sir Dame Lord Lady King Queen Prince Princess Saint Mount Lake Dr Mr Mrs "
-                    "Ms General Captain President Pope Emperor".split())
 # Opening words that are no name, lowered after a lead-in ("Note that most long hunts ...").
 _COMMON_OPENERS = frozenset("The A An Most Many Some Several All Both Each Every In On At After "
                             "Before During Since As For With By From Its His Her Their This These "
                             "There It Games Players Members".split())
 
 
-def link(r: random.Random, step: str, shown: list[str], proper: bool) -> str:
-    """A step before the last, as a sentence. A step that would repeat an evidence line word for
-    word is introduced (``voice.RESTATED_STEPS``); ``proper``: it opens with a name whose
-    capital stays ("The Hard Easy ...", "Carrefour ..."), as does a first word followed by a
-    capitalised one ("James Mercer Langston Hughes ..."), else its first word is lowered after
-    the lead-in ("Note that subsequent works ..."). A step that opens on a participle ("Based
-    in ...") takes a lead-in after it, never "We are told that based in ..."."""
-    restated = [words(line) for line in shown] + [words(s) for line in shown
-                                                   for s in split_sentences(line)]
-    if words(step) not in restated:
-        return f"{step}."
+def joined(r: random.Random, steps: list[tuple[str, str]], shown: list[str],
+           apart: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The reasoning's sentences from its (hop, step) pairs in chain order, a sentence that
+    restates a shown evidence line word for word joined to the next by a semicolon ("The score
+    ... was composed by Jerry Goldsmith; Dan O'Bannon wrote ..."): it reasons on from the fact
+    instead of repeating the line. A stock lead-in ("Note that ...") did that job and read as a
+    template to blind readers, so it is kept only for a hop in ``apart`` (one the other side of
+    the pair drops), which is joined within itself alone so that the sentences both sides share
+    are joined alike, and whose last sentence has nothing of its own to join."""
+    restated = {tuple(words(x)) for line in shown for x in (line, *split_sentences(line))}
+    verbatim = lambda s: tuple(words(s)) in restated and s.endswith(".")  # noqa: E731
+    lanes: dict[str, list[tuple[int, str]]] = {}
+    for at, (hop, s) in enumerate((h, x) for h, step in steps for x in split_sentences(step)):
+        lane = lanes.setdefault(hop if hop in apart else "", [])
+        if lane and verbatim(lane[-1][1]):
+            lane[-1] = (at, f"{lane[-1][1][:-1]}; {_lowered(s)}")
+        else:
+            lane.append((at, s))
+    out = sorted(x for lane in lanes.values() for x in lane)
+    return tuple(_introduced(r, s) if verbatim(s) else s for _, s in out)
+
+
+def _lowered(s: str) -> str:
+    """A sentence's first word lowered after a semicolon where it is no name ("; the English
+    Electric Canberra is ..."; not "; The Spiderwick Chronicles follows ...")."""
+    head = s.split(" ", 2)
+    return (s[0].lower() + s[1:] if len(head) > 1 and head[0] in _COMMON_OPENERS
+            and head[1][:1].islower() else s)
+
+
+def _introduced(r: random.Random, s: str) -> str:
+    """A restated line with nothing to join, introduced (``voice.RESTATED_STEPS``); a line
+    that opens on a participle ("Based in ...") takes its lead-in after it."""
     after = [t for t in voice.RESTATED_STEPS if t.startswith("{step}")]
-    template = r.choice(after if _PARTICIPLE.match(step) else voice.RESTATED_STEPS)
-    head = step.split(" ", 2)
-    if (not template.startswith("{step}") and not proper and len(head) >= 2
-            and head[0] not in _TITLES
-            and (head[0] in _COMMON_OPENERS
-                 or (head[0][1:].islower() and not head[1][:1].isupper()))):
-        step = step[0].lower() + step[1:]              # "Note that subsequent works ..."
-    return re.sub(r"([.!?])\.$", r"\1", template.format(step=unstopped(step)))
+    template = r.choice(after if _PARTICIPLE.match(s) else voice.RESTATED_STEPS)
+    step = unstopped(s[:-1])
+    if not template.startswith("{step}"):
+        step = _lowered(step)
+    return re.sub(r"([.!?])\.$", r"\1", template.format(step=step))
 
 
 def unstopped(step: str) -> str:

@@ -104,7 +104,9 @@ def clean(text: str) -> str | None:
     t = re.sub(r"\s*\(\s*\)", "", t)                      # "()", "( )"
     t = _LOST_DASH.sub(r"\1 – \2", t)                     # "19221 March 2014" -> "1922 – 1 March 2014"
     t = re.sub(rf"(\d{{4}}) (\d{{1,2}} (?:{MONTHS}) \d{{4}}\))", r"\1 – \2", t)   # "1860 19 June 1937)"
-    t = re.sub(r"\s*\((?:or|and|,)\)", "", t)             # "Pieris (or) is a genus"
+    t = re.sub(r"\s*\(\s*(?:(?:or|and|also|locally|pronounced|listen)\b\s*|,\s*)+\)", "", t)
+    #                                  "Pieris (or) is", "Newark (or also locally) is", "(pronounced)"
+    t = re.sub(rf"\b(\d{{1,2}})({MONTHS})\b", r"\1 \2", t)   # "18January 1826" -> "18 January 1826"
     t = re.sub(r"([?!])\.(?=\s|$)", r"\1", t)              # "Woolf?." -> "Woolf?"
     t = re.sub(r'([!?]) "(?= [a-z(]|[.,;:])', r'\1"', t)      # '"...and More! " album' closes
     t = re.sub(r"\b([a-z]{4,}) s\b(?=[ ,.;])", r"\1s", t)      # "battleship s" -> "battleships"
@@ -112,7 +114,8 @@ def clean(text: str) -> str | None:
     t = re.sub(r"\(\s+", "(", t)
     t = re.sub(r"\s{2,}", " ", t).strip()
     if (not t or _DOUBLED_NAME.search(t) or re.search(r"[a-z]{3,}\. [a-z]", t)
-            or t.count("(") != t.count(")")
+            or t.count("(") != t.count(")") or t.count("[") != t.count("]")
+            or re.match(r"(?:[Ii]s|[Ww]as|[Aa]re|[Ww]ere) [a-z]", t)   # no subject: "() is a city"
             or t.count('"') % 2 or t.count("“") != t.count("”") or t[-1] not in ".!?\"”'"
             or len(t.split()) < 4 or _label_list(t) or t[0] in ".,;:"
             or any(re.search(r"(?:[a-z]{4,}|[IVX]{2,})\. [A-Z]", q)

@@ -1,4 +1,4 @@
-"""How a candidate introduces a restated step and words its generic support: seeded choices
+"""How a candidate introduces a restated line and words its generic support: seeded choices
 among phrasings.
 
 A fixed sentence that only one side of a tier ever uses is a tell: a judge, or a bag-of-words
@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 import re
 
-# A step before the last one that would repeat an evidence line word for word, introduced so
-# that it reads as reasoning, not as the line again.
+# A restated evidence line with no sentence of its own to join (``reasoning.joined``: only the
+# hop the other side of a moderate pair drops), introduced so that it does not repeat the line.
 RESTATED_STEPS = (
     "Note that {step}.",
     "We are told that {step}.",
