@@ -17,8 +17,8 @@ import re
 from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
 from tjb_lib.pairs import voice
 from tjb_lib.pairs.filing import clean_line, figures, period_years, residue
-from tjb_lib.pairs.filing_prose import evidence_line, sentence_case
-from tjb_lib.pairs.finqa_gold import gold_problem
+from tjb_lib.pairs.filing_prose import evidence_line, row_sentence, sentence_case
+from tjb_lib.pairs.finqa_gold import base_row, gold_problem
 from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, op_name, operands, period_clash,
                                        step_sentences, unnamed)
 from tjb_lib.pairs.closing import close
@@ -362,6 +362,12 @@ def finqa_evidence(item: FinQAItem) -> tuple[Evidence, ...]:
         said = evidence_line(key, text, item.table, ticker(item)) or clean_line(text)
         out.append(Evidence(text=said, source=filing_title(item), locator=loc,
                             sid=f"{kind}:{idx}"))
+    base = base_row(item)
+    if base is not None and f"table:{base}" not in {e.sid for e in out}:
+        said = row_sentence(item.table, base)
+        if said:                                     # the index starts at 100 where it says so
+            out.insert(0, Evidence(text=said, source=filing_title(item),
+                                   locator=f"table row {base}", sid=f"table:{base}"))
     return tuple(out)
 
 
