@@ -138,6 +138,11 @@ CASES = [
           ("subtract1-1", "318.46", "const_100", "218.46"), lines=INDEX_LINES, table=INDEX),
      item("what was the cumulative total return on masco stock for the five years ended 2017?",
           ("subtract1-1", "318.46", "const_100", "218.46"), lines=BASED_LINES, table=BASED)),
+    (gold.POINTS_AS_PERCENT,
+     item("how much greater were net sales than cost of sales in 2012?",
+          ("subtract1-1", "47182", "42186", "4996%")),
+     item("how much greater were net sales than cost of sales in 2012?",
+          ("subtract1-1", "47182", "42186", "4996"))),
 ]
 
 

@@ -337,3 +337,13 @@ def test_a_series_against_its_base_is_named_as_the_table_prints_it_and_the_base_
 def test_together_with_the_combined_is_templated():
     assert finqa_rules.templated("Together, the combined dividends for 2011 and 2012 (713) and "
                                  "dividends in 2010 come to 1073.")
+
+
+def test_a_sum_of_money_carries_the_unit_its_figures_state():
+    lines = (("text_1", "for fiscal 2014 and 2013 , the company recorded share-based "
+                        "compensation cost of $ 172 million and $ 179 million , respectively ."),)
+    record = item("what was the total share-based compensation cost for 2013 and 2014?",
+                  (FinQAStep("add1-1", "172", "179", "351"),), lines, ())
+    assert finqa_rules.unitless_money(record, "351")
+    assert finqa_candidate(record).answer == "$351 million"
+    assert not finqa_rules.unitless_money(record, "$351 million")

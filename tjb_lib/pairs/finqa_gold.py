@@ -7,8 +7,10 @@ Blind readers stopped at "56345 / 38957 = 145%" (the base was -38,957), "1042661
 net income), a percentage question answered by a difference and the reverse, an answer the
 program's result does not round to, per-share figures from figures that do not go together,
 "3122 / 408547 = 1%" (0.76%), "assuming no impact from" answered by adding the impacts, "plus
-euro" where the euro is (372), and a question about one index answered from another. ``gold_problem`` says which rule a record breaks; ``finqa_check`` rejects it, and the
-manifest counts the rejects by these reasons.
+euro" where the euro is (372), a question about one index answered from another, a return
+against a base of 100 no line gives, and "179.33 - 110.41 = 68.92%". ``gold_problem`` says
+which rule a record breaks; ``finqa_check`` rejects it, and the manifest counts the rejects by
+these reasons.
 """
 from __future__ import annotations
 
@@ -32,10 +34,11 @@ REMOVED_BY_ADDING = "a question that takes figures out answered by adding them"
 SIGN_FLIPPED = "a figure read with the sign opposite to its line"
 ROW_UNREAD = "a row the question names left unread"
 BASE_UNSHOWN = "a base of 100 no line gives"
+POINTS_AS_PERCENT = "a difference of figures given as a percentage"
 #: every reason ``gold_problem`` gives, in the order it checks them
 REASONS = (SIGN, SCALE, EXPENSES, PERCENT_AS_DIFFERENCE, DIFFERENCE_AS_PERCENT, ROUNDING, YEAR,
            PRICE, PER_SHARE, BELOW_ONE, SIGN_FLIPPED, REMOVED_BY_ADDING, ROW_UNREAD,
-           BASE_UNSHOWN)
+           BASE_UNSHOWN, POINTS_AS_PERCENT)
 
 _SCALES = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9,
            "billions": 1e9}
@@ -76,6 +79,24 @@ def _scale(fig: Figure, line: str) -> float | None:
     found = {_SCALES[w.lower()] for w in re.findall(r"\bin (thousands|millions|billions)\b",
                                                     line, re.I)}
     return found.pop() if len(found) == 1 else None
+
+
+def stated_unit(item: FinQAItem) -> str | None:
+    """The unit a sum or difference of money keeps ("$498 million"), where every figure the
+    program reads states the same scale ("(in millions)", "$358 million"); None otherwise (a
+    ratio, a count, a scale no line gives)."""
+    if not all(op_name(st) in ("add", "minus", "subtract") for st in item.steps) \
+            or item.answer.strip().endswith("%"):
+        return None
+    read = [o.figure for _, a, b in _steps(item) for o in (a, b)
+            if not o.const and o.step is None]
+    if not read or any(f is None for f in read):
+        return None
+    scales = {_scale(f, item.gold_inds[f.line][1]) for f in read}
+    if len(scales) != 1 or None in scales:
+        return None
+    word = {1e3: "thousand", 1e6: "million", 1e9: "billion"}[scales.pop()]
+    return f"$ {word}" if all(f.unit == "$" for f in read) else word
 
 
 def _steps(item: FinQAItem) -> list[tuple[str, Operand, Operand]]:
@@ -323,6 +344,14 @@ def base_unshown(item: FinQAItem) -> bool:
     return not any(f.number == 100 for f in figures(item.gold_inds, item.table))
 
 
+def points_as_percent(item: FinQAItem) -> bool:
+    """A difference of two figures that are no percentages printed as one ("179.33 - 110.41 =
+    68.92%", two index values)."""
+    op, a, b = _steps(item)[-1]
+    return (op in ("minus", "subtract") and item.answer.strip().endswith("%")
+            and all(o.figure is not None and o.figure.unit != "%" for o in (a, b)))
+
+
 def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
     """The first rule the record's gold program breaks (None: a careful reader reads it as a
     sound answer to its question). ``values``: every step's recomputed result."""
@@ -338,5 +367,6 @@ def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
               (SIGN_FLIPPED, lambda: sign_flipped(item)),
               (REMOVED_BY_ADDING, lambda: removed_by_adding(item)),
               (ROW_UNREAD, lambda: row_unread(item)),
-              (BASE_UNSHOWN, lambda: base_unshown(item)))
+              (BASE_UNSHOWN, lambda: base_unshown(item)),
+              (POINTS_AS_PERCENT, lambda: points_as_percent(item)))
     return next((why for why, broken in checks if broken()), None)

@@ -35,6 +35,7 @@ from tjb_lib.pairs.filing_prose import be
 from tjb_lib.pairs.finqa_voice import unit_asked
 from tjb_lib.data import FinQAItem, load_finqa
 from tjb_lib.pairs.candidates import finqa_check
+from tjb_lib.pairs.finqa_gold import stated_unit
 from tjb_lib.records import Pair
 from tjb_lib.text import MONTHS
 
@@ -102,6 +103,13 @@ def unitless_answer(question: str, answer: str, program: str = "") -> bool:
     want = unit_asked(question, ops[-1] if ops else "divide")
     return (want is not None and not re.search(r"%|^(?:yes|no)\b", answer.strip(), re.I)
             and want not in answer)
+
+
+def unitless_money(item: FinQAItem, answer: str) -> bool:
+    """A sum or difference of money answered as a bare number ("Answer: 498") where every
+    figure it reads states its scale ("(in millions)")."""
+    unit = stated_unit(item)
+    return unit is not None and unit.removeprefix("$ ") not in answer
 
 
 def templated(reasoning: str) -> list[str]:
@@ -226,7 +234,8 @@ def pair_problems(p: Pair) -> list[str]:
             out.append(f"label soup ({side}): {soup}")
         reasoning = part["reasoning"]
         answer = part["answer"].split("\n")[0].removeprefix("Answer:").strip()
-        if unitless_answer(p.task.split("\n")[0], answer, p.meta.get("program", "")):
+        if unitless_answer(p.task.split("\n")[0], answer, p.meta.get("program", "")) or (
+                item is not None and unitless_money(item, answer)):
             out.append(f"answer without its unit ({side}): {answer}")
         for rule, found in (("templated wording", templated(reasoning)),
                             ("a base of 100 not named", bare_base(reasoning)),
