@@ -45,6 +45,18 @@ EXPENSED = (("table_1", "the basic weighted-average shares outstanding of 2012 i
                        "plans were $ 17.3 million ."))
 SHARES = (("(in millions)", "2012"), ("Basic weighted-average shares outstanding", "156.6"))
 
+EMEA = (("(in thousands)", "2015"), ("EMEA", "3,122"), ("Total operating income", "$408,547"))
+EMEA_LINES = (("table_1", "the emea of 2015 is 3122 ;"),
+              ("table_2", "the total operating income of 2015 is $ 408547 ;"))
+EURO = (("(in $ millions)", "2010 maturity"), ("Euro", "(372)"), ("Total", "(677)"))
+EURO_LINES = (("table_1", "the euro of 2010 maturity is -372 ( 372 ) ;"),
+              ("table_2", "the total of 2010 maturity is -677 ( 677 ) ;"))
+
+INDEX = (("", "2013", "2017"), ("Masco", "$138.48", "$318.46"))
+INDEX_LINES = (("table_1", "the masco of 2013 is $ 138.48 ; the masco of 2017 is $ 318.46 ;"),)
+BASED = (("Date", "Masco"), ("December 31, 2012", "$100.00"), ("December 31, 2017", "$318.46"))
+BASED_LINES = (("table_2", "date the december 31 2017 of masco is $ 318.46 ;"),)
+
 # (reason, the record that breaks the rule, the same record with a sound program)
 CASES = [
     (gold.SIGN,
@@ -101,6 +113,36 @@ CASES = [
           ("divide1-1", "156.6", "17.3", "9.05"), lines=EXPENSED, table=SHARES),
      item("how much was expensed per basic weighted-average share in 2012?",
           ("divide1-1", "17.3", "156.6", "0.11"), lines=EXPENSED, table=SHARES)),
+    (gold.BELOW_ONE,
+     item("what percent of total operating income was emea in 2015?",
+          ("divide1-1", "3122", "408547", "1%"), lines=EMEA_LINES, table=EMEA),
+     item("what percent of total operating income was emea in 2015?",
+          ("divide1-1", "3122", "408547", "0.76%"), lines=EMEA_LINES, table=EMEA)),
+    (gold.SIGN_FLIPPED,
+     item("what would the 2010 total maturity be without the euro?",
+          ("add1-1", "-677", "372", "-305"), lines=EURO_LINES, table=EURO),
+     item("what would the 2010 total maturity be without the euro?",
+          ("subtract1-1", "-677", "-372", "-305"), lines=EURO_LINES, table=EURO)),
+    (gold.REMOVED_BY_ADDING,
+     item("what would net sales in 2012 have been without the net income of 2012?",
+          ("add1-1", "47182", "2526", "49708")),
+     item("what would net sales in 2012 have been without the net income of 2012?",
+          ("subtract1-1", "47182", "2526", "44656"))),
+    (gold.ROW_UNREAD,
+     item("how much greater were net sales than net income in 2012?",
+          ("subtract1-1", "47182", "42186", "4996")),
+     item("how much greater were net sales than net income in 2012?",
+          ("subtract1-1", "47182", "2526", "44656"))),
+    (gold.BASE_UNSHOWN,
+     item("what was the cumulative total return on masco stock for the five years ended 2017?",
+          ("subtract1-1", "318.46", "const_100", "218.46"), lines=INDEX_LINES, table=INDEX),
+     item("what was the cumulative total return on masco stock for the five years ended 2017?",
+          ("subtract1-1", "318.46", "const_100", "218.46"), lines=BASED_LINES, table=BASED)),
+    (gold.POINTS_AS_PERCENT,
+     item("how much greater were net sales than cost of sales in 2012?",
+          ("subtract1-1", "47182", "42186", "4996%")),
+     item("how much greater were net sales than cost of sales in 2012?",
+          ("subtract1-1", "47182", "42186", "4996"))),
 ]
 
 

@@ -285,3 +285,65 @@ def test_a_name_the_evidence_capitalises_is_not_lowered_in_the_reasoning():
     assert finqa_rules.lowered_names("Dividing Asia-Pacific in 2015 by long-term debt in 2017 "
                                      "gives 9%.", evidence) == []
     assert mid("Asia-Pacific") == "Asia-Pacific" and mid("Net revenue") == "net revenue"
+
+
+def test_a_column_name_in_brackets_is_caught_and_a_cell_in_words_passes():
+    bad = ("Interest rate Collar (fair value) does not exceed interest rate swap (fair value) "
+           "(-4096 ≤ 891), so no.")
+    good = ("The fair value of interest rate Collar does not exceed the fair value of interest "
+            "rate swap (-4096 ≤ 891), so no. Net income (loss) in 2012 is 17388.")
+    assert finqa_rules.bracketed_labels(bad) and not finqa_rules.bracketed_labels(good)
+    assert mid_label("Interest rate Collar", "fair value") == ("the fair value of interest rate "
+                                                                "Collar")
+    assert mid_label("2016 benefit payments", "United States") == ("2016 benefit payments for "
+                                                                   "the United States")
+
+
+def mid_label(row: str, col: str) -> str:
+    from tjb_lib.pairs.filing import column_of
+    return column_of(row, col)
+
+
+def test_a_percentage_keeps_its_sign_in_a_comparison_and_in_a_percentage_column():
+    evidence = ["AAA/Aaa was 14% at December 31, 2009 and 19% at December 31, 2008."]
+    bad = "AAA/Aaa at December 31, 2009 is not larger than AAA/Aaa at December 31, 2008: 14 ≤ 19"
+    assert finqa_rules.percent_dropped(bad, evidence)
+    assert not finqa_rules.percent_dropped(bad.replace("14 ≤ 19", "14% ≤ 19%"), evidence)
+    assert finqa_rules.percent_cells("EMEA was 3,122 in 2015; % change 126.5 (in thousands).")
+    assert not finqa_rules.percent_cells("EMEA was 3,122 in 2015; % change 126.5% and % change "
+                                         "2009 vs. 2008 (5)%.")
+    table = (("(In thousands)", "2015", "% Change"), ("North America", "$460,961", "23.8%"),
+             ("EMEA", "3,122", "126.5"))
+    assert not finqa_rules.percent_cells(row_sentence(table, 2))
+
+
+def test_a_series_against_its_base_is_named_as_the_table_prints_it_and_the_base_is_shown():
+    assert finqa_rules.lowered_series("On a base of 100, masco stood at 318.46 in 2017, a gain.")
+    assert not finqa_rules.lowered_series("On a base of 100, Masco stood at 318.46 in 2017.")
+    said = "With Snap-on at 83.66 at December 31, 2008, its loss on the base of 100 is -16.34."
+    assert finqa_rules.base_unshown(said, ["Snap-on was 83.66 at December 31, 2008."])
+    assert not finqa_rules.base_unshown(said, ["At December 31, 2007, Snap-on $100.00.",
+                                               "Snap-on was 83.66 at December 31, 2008."])
+    table = (("Date", "Snap-on", "S&P 500"), ("December 31, 2007", "$100.00", "$100.00"),
+             ("December 31, 2008", "83.66", "63.00"))
+    lines = (("table_2", "date the december 31 2008 of snap-on is 83.66 ; the december 31 2008 "
+                         "of s&p 500 is 63.00 ;"),)
+    record = item("what was the return on snap-on stock from 2007 to 2008?",
+                  (FinQAStep("minus1-1", "83.66", "const_100", "-16.34"),), lines, table)
+    shown = [e.text for e in finqa_candidate(record).evidence]
+    assert shown[0].startswith("At December 31, 2007") and "$100.00" in shown[0]
+
+
+def test_together_with_the_combined_is_templated():
+    assert finqa_rules.templated("Together, the combined dividends for 2011 and 2012 (713) and "
+                                 "dividends in 2010 come to 1073.")
+
+
+def test_a_sum_of_money_carries_the_unit_its_figures_state():
+    lines = (("text_1", "for fiscal 2014 and 2013 , the company recorded share-based "
+                        "compensation cost of $ 172 million and $ 179 million , respectively ."),)
+    record = item("what was the total share-based compensation cost for 2013 and 2014?",
+                  (FinQAStep("add1-1", "172", "179", "351"),), lines, ())
+    assert finqa_rules.unitless_money(record, "351")
+    assert finqa_candidate(record).answer == "$351 million"
+    assert not finqa_rules.unitless_money(record, "$351 million")

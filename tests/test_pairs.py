@@ -17,7 +17,8 @@ from tjb_lib.pairs import SPLIT_NAMES, load_split
 from tjb_lib.pairs import registry
 from tjb_lib.pairs.build import build_all
 from tjb_lib.pairs.ablations import neutral_sentences, states
-from tjb_lib.pairs.candidates import finqa_check, finqa_evidence, hops, reasoning_problems, usable
+from tjb_lib.pairs.candidates import (finqa_check, finqa_evidence, hops, reasoning_problems, usable,
+                                      with_unit)
 from tjb_lib.pairs.standalone import short_name
 from tjb_lib.seeds import SEED
 from tjb_lib.pairs.finqa_voice import answer_text, equation, op_name
@@ -158,13 +159,14 @@ def test_mechanical_finqa_plain_is_gold_program(built):
     for p in built[2]["mechanical_finqa"]:
         item = fin[p.source_id]
         assert item.answer.strip() == item.steps[-1].res.strip()
-        assert split_answer(p.plain)[0] == answer_text(item.question, item.answer.strip(),
-                                                       op_name(item.steps[-1]))
+        assert split_answer(p.plain)[0] == with_unit(item, answer_text(
+            item.question, item.answer.strip(), op_name(item.steps[-1])))
         assert evidence_lines(p.plain) == [e.text for e in finqa_evidence(item)]
         assert not any(finqa_rules.lowercased(x) or finqa_rules.linearised(x)
                        for x in evidence_lines(p.plain)), p.pair_id
         for i in range(len(item.steps)):
-            assert equation(i, item.steps) in p.plain, p.pair_id
+            assert any(equation(i, item.steps, percent=pc) in p.plain      # "14% ≤ 19%"
+                       for pc in (False, True)), p.pair_id
         assert p.meta["finqa_file"] == item.file
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from tjb_lib.data import load_finqa, load_hotpotqa, load_humaneval
 from tjb_lib.pairs import SPLIT_NAMES, load_split
-from tjb_lib.pairs.candidates import finqa_check
+from tjb_lib.pairs.candidates import finqa_check, with_unit
 from tjb_lib.pairs.conflicts import (_polarity_directions, finqa_answer_problems,
                                      gold_contradiction, hotpot_answer_problems,
                                      question_options)
@@ -43,13 +43,18 @@ def gold():
     return out
 
 
+FINQA = {i.id: i for i in load_finqa()}
+
+
 def shown(p, answer: str, program: str) -> str:
     """An answer as the candidate states it: a FinQA answer with the unit its question asks
-    for (``answer_text``), by the last operation of the pair's ``program``."""
+    for (``answer_text``), by the last operation of the pair's ``program``, and a sum or
+    difference of money with the unit its figures state (``with_unit``)."""
     if p.source != "finqa":
         return answer
     ops = re.findall(r"([a-z_]+)\(", p.meta[program])
-    return answer_text(p.task.split("\n")[0], answer, ops[-1] if ops else "")
+    return with_unit(FINQA[p.source_id],
+                     answer_text(p.task.split("\n")[0], answer, ops[-1] if ops else ""))
 
 
 def sides(p):

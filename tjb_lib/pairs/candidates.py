@@ -17,8 +17,8 @@ import re
 from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
 from tjb_lib.pairs import voice
 from tjb_lib.pairs.filing import clean_line, figures, period_years, residue
-from tjb_lib.pairs.filing_prose import evidence_line, sentence_case
-from tjb_lib.pairs.finqa_gold import gold_problem
+from tjb_lib.pairs.filing_prose import evidence_line, row_sentence, sentence_case
+from tjb_lib.pairs.finqa_gold import base_row, gold_problem, stated_unit
 from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, op_name, operands, period_clash,
                                        step_sentences, unnamed)
 from tjb_lib.pairs.closing import close
@@ -359,6 +359,12 @@ def finqa_evidence(item: FinQAItem) -> tuple[Evidence, ...]:
         said = evidence_line(key, text, item.table, ticker(item)) or clean_line(text)
         out.append(Evidence(text=said, source=filing_title(item), locator=loc,
                             sid=f"{kind}:{idx}"))
+    base = base_row(item)
+    if base is not None and f"table:{base}" not in {e.sid for e in out}:
+        said = row_sentence(item.table, base)
+        if said:                                     # the index starts at 100 where it says so
+            out.insert(0, Evidence(text=said, source=filing_title(item),
+                                   locator=f"table row {base}", sid=f"table:{base}"))
     return tuple(out)
 
 
@@ -382,9 +388,21 @@ def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
     anything is left out, so both sides of a pair share them."""
     r = r or random.Random(f"voice:{item.id}")
     last = op_name((steps or item.steps)[-1]) if (steps or item.steps) else ""
-    ans = answer_text(item.question, (answer or item.answer).strip(), last)
+    ans = with_unit(item, answer_text(item.question, (answer or item.answer).strip(), last))
     kept = finqa_steps(item, r, steps, frozenset(omit))
     return Candidate(answer=ans, evidence=finqa_evidence(item), reasoning=kept)
+
+
+def with_unit(item: FinQAItem, answer: str) -> str:
+    """An answer that is a sum or difference of money with the unit its figures state ("$498
+    million"), where it carries none ("498")."""
+    unit = stated_unit(item)
+    if unit is None or not re.fullmatch(r"-?[\d,.]+", answer):
+        return answer
+    word = unit.removeprefix("$ ")
+    if unit.startswith("$"):
+        return f"-${answer[1:]} {word}" if answer.startswith("-") else f"${answer} {word}"
+    return f"{answer} {word}"
 
 
 def finqa_task(item: FinQAItem) -> str:

@@ -174,7 +174,23 @@ class Figure:
         if col and MATURITY.fullmatch(col.lower()):   # "long-term debt due in 1-3 years"
             low = col.lower()
             return f"{row} due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
-        return f"{row} ({col})" if col else row
+        return column_of(row, col) if col else row
+
+
+def column_of(row: str, col: str) -> str:
+    """A row's cell in a column that is no period, in words ("the fair value of interest rate
+    collar", "2016 benefit payments for the United States"), not as "row (column)", which
+    reads as label soup."""
+    first = row.split()[0]
+    if first.lower() in common_words() and re.fullmatch(r"[A-Z][a-z-]+", first):
+        row = first.lower() + row[len(first):]                  # "Acquisition of ..."
+    place = col.split()[0].lower().strip(".") in PLACE_WORDS | {"united", "international",
+                                                                "domestic", "foreign", "u.s"}
+    if re.fullmatch(r"[a-z]+ed", col):                # "revised goodwill"
+        return f"{col} {row}"
+    if place or col[:1].isupper():                    # a segment or a name: the row's part
+        return f"{row} for {'the ' if col.startswith('United') else ''}{col}"
+    return f"the {col} of {row}"
 
 
 def period_years(period: str | None) -> set[int]:

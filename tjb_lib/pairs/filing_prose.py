@@ -71,6 +71,15 @@ def _value(cell: str) -> str:
     return " ".join(cell.replace("$ ", "$").split())
 
 
+def _percent(table: tuple[tuple[str, ...], ...], j: int, value: str) -> str:
+    """A cell of a percentage column with its sign ("% change 126.5%", "Strike Rate 4.010%"):
+    the column's header, or another of its cells, prints "%" where this cell does not."""
+    if "%" in value or not re.fullmatch(r"\(?-?[\d.,]*\d\)?", value):
+        return value
+    column = [r[j] for r in table if j < len(r)]
+    return f"{value}%" if any("%" in c for c in column) else value
+
+
 def _series(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
@@ -97,8 +106,8 @@ def row_sentence(table: tuple[tuple[str, ...], ...], row: int) -> str | None:
     if not table or row <= 0 or row >= len(table) or not table[row]:
         return None                         # no printed row lines up with this one
     name = header(table[row][0])
-    cells = [(mid(header(table[0][j])), _value(c)) for j, c in enumerate(table[row][1:], start=1)
-             if re.search(r"\d", c)]
+    cells = [(mid(header(table[0][j])), _percent(table, j, _value(c)))
+             for j, c in enumerate(table[row][1:], start=1) if re.search(r"\d", c)]
     if not name or not cells:
         return None
     if any(_figure(h) for h, _ in cells) or _figure(name):

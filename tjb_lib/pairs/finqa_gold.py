@@ -5,16 +5,19 @@ printed answer.
 Blind readers stopped at "56345 / 38957 = 145%" (the base was -38,957), "1042661 - 170.8"
 (thousands minus millions), "40678 - 2526 = 38152" given as operating expenses (revenue minus
 net income), a percentage question answered by a difference and the reverse, an answer the
-program's result does not round to, and per-share figures from figures that do not go
-together. ``gold_problem`` says which rule a record breaks; ``finqa_check`` rejects it, and the
-manifest counts the rejects by these reasons.
+program's result does not round to, per-share figures from figures that do not go together,
+"3122 / 408547 = 1%" (0.76%), "assuming no impact from" answered by adding the impacts, "plus
+euro" where the euro is (372), a question about one index answered from another, a return
+against a base of 100 no line gives, and "179.33 - 110.41 = 68.92%". ``gold_problem`` says
+which rule a record breaks; ``finqa_check`` rejects it, and the manifest counts the rejects by
+these reasons.
 """
 from __future__ import annotations
 
 import re
 
 from tjb_lib.data import FinQAItem
-from tjb_lib.pairs.filing import NUMBER, Figure, figures, period_years
+from tjb_lib.pairs.filing import NUMBER, Figure, figures, is_period, period_years
 from tjb_lib.pairs.finqa_voice import Operand, arg_text, op_name, operands
 
 SIGN = "a sign dropped"
@@ -26,9 +29,16 @@ ROUNDING = "the answer does not round from the program's result"
 YEAR = "the program skips the first year the question asks"
 PRICE = "a share price from unrelated figures"
 PER_SHARE = "a per-share figure divided by no share count"
+BELOW_ONE = "a share below 1% printed as a whole percent"
+REMOVED_BY_ADDING = "a question that takes figures out answered by adding them"
+SIGN_FLIPPED = "a figure read with the sign opposite to its line"
+ROW_UNREAD = "a row the question names left unread"
+BASE_UNSHOWN = "a base of 100 no line gives"
+POINTS_AS_PERCENT = "a difference of figures given as a percentage"
 #: every reason ``gold_problem`` gives, in the order it checks them
 REASONS = (SIGN, SCALE, EXPENSES, PERCENT_AS_DIFFERENCE, DIFFERENCE_AS_PERCENT, ROUNDING, YEAR,
-           PRICE, PER_SHARE)
+           PRICE, PER_SHARE, BELOW_ONE, SIGN_FLIPPED, REMOVED_BY_ADDING, ROW_UNREAD,
+           BASE_UNSHOWN, POINTS_AS_PERCENT)
 
 _SCALES = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9,
            "billions": 1e9}
@@ -48,6 +58,9 @@ _PRICE_Q = re.compile(r"\b(?:share|stock) price|\bprice (?:per|of each) share|\b
                       r"\bcost per share\b", re.I)
 _PER_SHARE_Q = re.compile(r"\bper (?:[\w-]+ ){0,4}share\b", re.I)
 _SHARES = re.compile(r"\bshares?\b|\bstock\b|\bunits\b|\boptions\b", re.I)
+_REMOVED_Q = re.compile(r"\b(?:no impact|without|excluding|taking out|exclusive of)\b", re.I)
+_ADD_BACK = re.compile(r"\b(?:charges?|settlements?|loss(?:es)?|expenses?|costs?|payments?|"
+                       r"impairments?)\b", re.I)
 _MONEY_WORDS = re.compile(r"\b(?:cost|price|paid|proceeds|purchase|value|consideration)\b", re.I)
 
 
@@ -66,6 +79,24 @@ def _scale(fig: Figure, line: str) -> float | None:
     found = {_SCALES[w.lower()] for w in re.findall(r"\bin (thousands|millions|billions)\b",
                                                     line, re.I)}
     return found.pop() if len(found) == 1 else None
+
+
+def stated_unit(item: FinQAItem) -> str | None:
+    """The unit a sum or difference of money keeps ("$498 million"), where every figure the
+    program reads states the same scale ("(in millions)", "$358 million"); None otherwise (a
+    ratio, a count, a scale no line gives)."""
+    if not all(op_name(st) in ("add", "minus", "subtract") for st in item.steps) \
+            or item.answer.strip().endswith("%"):
+        return None
+    read = [o.figure for _, a, b in _steps(item) for o in (a, b)
+            if not o.const and o.step is None]
+    if not read or any(f is None for f in read):
+        return None
+    scales = {_scale(f, item.gold_inds[f.line][1]) for f in read}
+    if len(scales) != 1 or None in scales:
+        return None
+    word = {1e3: "thousand", 1e6: "million", 1e9: "billion"}[scales.pop()]
+    return f"$ {word}" if all(f.unit == "$" for f in read) else word
 
 
 def _steps(item: FinQAItem) -> list[tuple[str, Operand, Operand]]:
@@ -250,6 +281,77 @@ def per_share_without_shares(item: FinQAItem) -> bool:
     return False
 
 
+def below_one_percent(item: FinQAItem, values: list[float | str]) -> bool:
+    """A whole-percent answer for a share below 1% ("3122 / 408547 = 1%", 0.76%): the
+    rounding reads as a miscalculation."""
+    last = values[-1] if values else None
+    return (isinstance(last, float) and re.fullmatch(r"-?\d+%", item.answer.strip()) is not None
+            and 0 < abs(last * 100 if abs(last) < 1 else last) < 1)
+
+
+def removed_by_adding(item: FinQAItem) -> bool:
+    """A question that takes figures out ("assuming no impact from ...") answered by a program
+    that only adds them, where they are no charge or loss to add back: the step reads as the
+    opposite of what was asked."""
+    return (bool(_REMOVED_Q.search(item.question)) and not _ADD_BACK.search(item.question)
+            and all(op_name(st) == "add" for st in item.steps))
+
+
+def sign_flipped(item: FinQAItem) -> bool:
+    """A sum that reads one figure its line prints negative with its sign and another without
+    ("plus euro", -677 + 372, where the euro is (372)): the step reads as a sign error."""
+    for op, a, b in _steps(item):
+        xa, xb = _value(a.text), _value(b.text)
+        if op != "add" or xa is None or xb is None:
+            continue
+        for (x, o), (y, _) in (((xa, a), (xb, b)), ((xb, b), (xa, a))):
+            if o.figure is not None and o.figure.number < 0 < x and y < 0:
+                return True
+    return False
+
+
+def row_unread(item: FinQAItem) -> bool:
+    """A question that names a table row ("the dj us containers & packaging index") which the
+    program never reads, while it reads a row the question does not name (the S&P 500)."""
+    q = " ".join(re.findall(r"[a-z0-9&]+", item.question.lower()))
+    figs = figures(item.gold_inds, item.table)
+    rows = {f.row.lower() for f in figs if f.row and not is_period(f.row)}
+    named = {r for r in rows if len(r) > 3
+             and " ".join(re.findall(r"[a-z0-9&]+", r)) in q}
+    read = {o.figure.row.lower() for _, a, b in _steps(item) for o in (a, b)
+            if o.figure is not None and o.figure.row}
+    return bool(named - read) and bool(read - named)
+
+
+def base_row(item: FinQAItem) -> int | None:
+    """The printed table row that sets every series to 100 (a cumulative-return table's first
+    date), where the program reads a figure against a base of 100 that the gold lines do not
+    give: shown, the base is the filing's, not the reader's to assume."""
+    if not _index_base(item):
+        return None
+    for n, row in enumerate(item.table[1:], start=1):
+        cells = [c for c in row[1:] if re.search(r"\d", c)]
+        if cells and all(re.fullmatch(r"\$?\s?100(?:\.0+)?", c.strip()) for c in cells):
+            return n
+    return None
+
+
+def base_unshown(item: FinQAItem) -> bool:
+    """A figure read against a base of 100 that neither its gold lines nor a printed row of
+    its table gives (the table starts a year after the base): the base is assumed, not read."""
+    if not _index_base(item) or base_row(item) is not None:
+        return False
+    return not any(f.number == 100 for f in figures(item.gold_inds, item.table))
+
+
+def points_as_percent(item: FinQAItem) -> bool:
+    """A difference of two figures that are no percentages printed as one ("179.33 - 110.41 =
+    68.92%", two index values)."""
+    op, a, b = _steps(item)[-1]
+    return (op in ("minus", "subtract") and item.answer.strip().endswith("%")
+            and all(o.figure is not None and o.figure.unit != "%" for o in (a, b)))
+
+
 def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
     """The first rule the record's gold program breaks (None: a careful reader reads it as a
     sound answer to its question). ``values``: every step's recomputed result."""
@@ -260,5 +362,11 @@ def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
               (ROUNDING, lambda: not rounds_to(item.answer, values[-1])),
               (YEAR, lambda: first_year_skipped(item)),
               (PRICE, lambda: price_from_unrelated(item)),
-              (PER_SHARE, lambda: per_share_without_shares(item)))
+              (PER_SHARE, lambda: per_share_without_shares(item)),
+              (BELOW_ONE, lambda: below_one_percent(item, values)),
+              (SIGN_FLIPPED, lambda: sign_flipped(item)),
+              (REMOVED_BY_ADDING, lambda: removed_by_adding(item)),
+              (ROW_UNREAD, lambda: row_unread(item)),
+              (BASE_UNSHOWN, lambda: base_unshown(item)),
+              (POINTS_AS_PERCENT, lambda: points_as_percent(item)))
     return next((why for why, broken in checks if broken()), None)

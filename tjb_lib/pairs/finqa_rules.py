@@ -18,6 +18,11 @@ stood at 83.66 ...)"), a sentence that opens on the base it divides by, on what 
 or on a unit, the label used as a noun ("Of total revised, goodwill ...", "Taking shares as the base, ...",
 "In full, total cost ..."), and a moderate pair's skipped result asserted in brackets ("the
 change ... (-22504)") rather than named with what it is computed from.
+And what the blind readers of 5 December stopped at: a row label with its column name in
+brackets ("interest rate Collar (fair value)"), percentages compared without their sign ("14 ≤
+19"), a percentage column's cell printed without one ("% change 126.5"), an index series in
+lower case ("masco stood at 318.46"), a base of 100 no evidence line gives, and "Together, the
+combined ...".
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ from tjb_lib.pairs.filing_prose import be
 from tjb_lib.pairs.finqa_voice import unit_asked
 from tjb_lib.data import FinQAItem, load_finqa
 from tjb_lib.pairs.candidates import finqa_check
+from tjb_lib.pairs.finqa_gold import stated_unit
 from tjb_lib.records import Pair
 from tjb_lib.text import MONTHS
 
@@ -45,7 +51,7 @@ _TEMPLATED = re.compile(
     r"Answer, all told|this identifies|All of which leads to|Therefore:|In short,|So it is|"
     r"Hence,|Relative to|Set against|Measured against|Taken as a fraction of|What separates|"
     r"Net of|In the (?:smaller|larger) unit|Changing the unit|Applying|Compounding|"
-    r"Converting .{1,80}? by (?:multiplying|dividing) by)(?!\w)")
+    r"Converting .{1,80}? by (?:multiplying|dividing) by|Together, the (?:combined|sum)\b)(?!\w)")
 _BARE_BASE = re.compile(r"(?:\s-\s100(?:\.0+)?\s=)")
 _TWO_PERIODS = re.compile(r"\b(?:at|in|as of) (?:[A-Z][a-z]+ \d{1,2}, )?(?:19|20)\d\d "
                           r"(?:at|in|as of) (?:[A-Z][a-z]+ \d{1,2}, )?(?:19|20)\d\d\b")
@@ -59,6 +65,13 @@ _NESTED = re.compile(rf"\b(?:difference|sum|total|ratio|product|percentage|avera
 _BASE_FIRST = re.compile(r"(?:^|(?<=[.:] ))(?:Of [^,.]{1,120}, |Against (?!its base\b)[^,.]{1,120}, "
                          r"|(?:With|Taking) [^,.]{1,120} as the base, |Less (?!1,)[^,.]{1,120}, "
                          r"|In (?:full|millions|thousands|billions), )")
+_BRACKETED_LABEL = re.compile(r"[\w.,-] \((?!loss(?:es)?\)|income\))[A-Za-z][^()]*\)")
+_COMPARED = re.compile(r"(?<![\d.%])(-?\d[\d.]*)(%?) (?:≤|>) \(?(-?\d[\d.]*)(%?)")
+_PERCENT_CELL = re.compile(r"%\s?(?:change|increase|decrease) \(?-?\d[\d,]*(?:\.\d+)?\)?"
+                           r"(?![\d%.,]| vs\b)", re.I)
+_LOWER_SERIES = re.compile(r"(?:\b(?:in|With|with) |^|(?<=[.:,] ))([a-z][\w&.'-]*(?: [\w&.'-]+){0,3})"
+                           r" (?:stood at|(?:on|from) its base of 100|at \d[\d.]* (?:at|in) )")
+_HUNDRED = re.compile(r"(?<![\d.,])\$?100(?:\.0+)?(?![\d.,]\d)")
 _LINEARISED = re.compile(r"\bis \$?\s?-?[\d,.]+\s?(?:\(\s?[\d,.]+\s?\)\s?)?;|\s;\s*$")
 
 
@@ -90,6 +103,13 @@ def unitless_answer(question: str, answer: str, program: str = "") -> bool:
     want = unit_asked(question, ops[-1] if ops else "divide")
     return (want is not None and not re.search(r"%|^(?:yes|no)\b", answer.strip(), re.I)
             and want not in answer)
+
+
+def unitless_money(item: FinQAItem, answer: str) -> bool:
+    """A sum or difference of money answered as a bare number ("Answer: 498") where every
+    figure it reads states its scale ("(in millions)")."""
+    unit = stated_unit(item)
+    return unit is not None and unit.removeprefix("$ ") not in answer
 
 
 def templated(reasoning: str) -> list[str]:
@@ -160,6 +180,38 @@ def unit_note(reasoning: str) -> list[str]:
     return _UNIT_NOTE.findall(reasoning)
 
 
+def bracketed_labels(reasoning: str) -> list[str]:
+    """A row label with its column name in brackets used as a noun ("interest rate Collar
+    (fair value)", "euro (2010 maturity)"): label soup, where words say whose cell it is."""
+    return _BRACKETED_LABEL.findall(reasoning)
+
+
+def percent_dropped(reasoning: str, evidence: list[str]) -> list[str]:
+    """A comparison of figures the evidence prints as percentages written without their sign
+    ("14 ≤ 19" for 14% and 19%)."""
+    shown = " ".join(evidence)
+    return [m.group(0) for m in _COMPARED.finditer(reasoning)
+            if any(not sign and re.search(rf"(?<![\d.]){re.escape(x.lstrip('-'))}\)?%", shown)
+                   for x, sign in ((m.group(1), m.group(2)), (m.group(3), m.group(4))))]
+
+
+def percent_cells(line: str) -> list[str]:
+    """A cell of a percentage column printed without its sign ("% change 126.5")."""
+    return _PERCENT_CELL.findall(line)
+
+
+def lowered_series(reasoning: str) -> list[str]:
+    """An index table's series (a company) in lower case where it is named against its base
+    of 100 ("masco stood at 318.46", "the gain in masco on its base of 100")."""
+    return [m.group(1) for m in _LOWER_SERIES.finditer(reasoning)
+            if not re.match(r"(?:the|a|an|its|on|of|at)\b", m.group(1))]
+
+
+def base_unshown(reasoning: str, evidence: list[str]) -> bool:
+    """A base of 100 the reasoning reads a figure against that no evidence line gives."""
+    return "base of 100" in reasoning and not any(_HUNDRED.search(line) for line in evidence)
+
+
 @functools.lru_cache(maxsize=1)
 def _items() -> dict[str, FinQAItem]:
     return {i.id: i for i in load_finqa()}
@@ -182,7 +234,8 @@ def pair_problems(p: Pair) -> list[str]:
             out.append(f"label soup ({side}): {soup}")
         reasoning = part["reasoning"]
         answer = part["answer"].split("\n")[0].removeprefix("Answer:").strip()
-        if unitless_answer(p.task.split("\n")[0], answer, p.meta.get("program", "")):
+        if unitless_answer(p.task.split("\n")[0], answer, p.meta.get("program", "")) or (
+                item is not None and unitless_money(item, answer)):
             out.append(f"answer without its unit ({side}): {answer}")
         for rule, found in (("templated wording", templated(reasoning)),
                             ("a base of 100 not named", bare_base(reasoning)),
@@ -191,8 +244,14 @@ def pair_problems(p: Pair) -> list[str]:
                             ("unit note in the reasoning", unit_note(reasoning)),
                             ("a result nested in another", nested_references(reasoning)),
                             ("opens on its base or unit", base_first(reasoning)),
-                            ("a name in lower case", lowered_names(reasoning, part["evidence"]))):
+                            ("a name in lower case", lowered_names(reasoning, part["evidence"])),
+                            ("a column name in brackets", bracketed_labels(reasoning)),
+                            ("a percentage without its sign",
+                             percent_dropped(reasoning, part["evidence"])),
+                            ("a series in lower case", lowered_series(reasoning))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
+        if base_unshown(reasoning, part["evidence"]):
+            out.append(f"a base of 100 the evidence never gives ({side})")
         skipped = p.meta.get("omitted_result")
         if skipped and p.meta.get("omitted_text", "") not in reasoning \
                 and bracketed_skip(reasoning, str(skipped)):
@@ -200,6 +259,7 @@ def pair_problems(p: Pair) -> list[str]:
         for line in part["evidence"]:
             out.extend(f"plural subject, singular verb ({side}): {f}"
                        for f in plural_agreement(line))
+            out.extend(f"a percentage without its sign ({side}): {f}" for f in percent_cells(line))
             if linearised(line):
                 out.append(f"linearised table row ({side}): {line}")
             elif lowercased(line):

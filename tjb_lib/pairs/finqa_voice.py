@@ -190,13 +190,16 @@ def arg_text(arg: str, steps: tuple[FinQAStep, ...]) -> str:
     return arg
 
 
-def equation(i: int, steps: tuple[FinQAStep, ...]) -> str:
-    """Step i as an equation: "5829 - 5735 = 94", or "178.93 > 105.34" for a comparison."""
+def equation(i: int, steps: tuple[FinQAStep, ...], percent: bool = False) -> str:
+    """Step i as an equation: "5829 - 5735 = 94", or "178.93 > 105.34" for a comparison
+    ("14% ≤ 19%" where the figures compared are ``percent``ages)."""
     st = steps[i]
     a, b = (arg_text(x, steps) for x in (st.arg1, st.arg2))
     b = f"({b})" if b.startswith("-") else b             # "438 - (-291)", not "438 - -291"
     op = op_name(st)
     if op in _COMPARE:
+        if percent:
+            a, b = (f"{x}%" if x[-1:].isdigit() else x.replace(")", "%)") for x in (a, b))
         return f"{a} > {b}" if st.res.strip().lower() == "yes" else f"{a} ≤ {b}"
     sign = _ARITH.get(op)
     text = f"{a} {sign} {b} = {st.res}" if sign else f"{st.op}({a}, {b}) = {st.res}"
@@ -283,10 +286,10 @@ def noun(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     op = op_name(steps[k])
     pool = _pool(k, steps, *operands(k, steps, figs), figs)
     if pool is BASE:
-        gl = _gain(steps[k].res)
+        gl, about = _gain(steps[k].res), named(about)
         return f"the {gl} in {about} on its base of 100" if about else f"the {gl} on a base of 100"
     if pool is BASE_PERCENT:
-        return f"the return on {about}" if about else "the return"
+        return f"the return on {named(about)}" if about else "the return"
     if pool is GROWTH:
         return f"the growth in {about}" if about else "the growth"
     if op in ("minus", "subtract"):
@@ -458,6 +461,12 @@ def _addends(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> list[s
                       else [_brief(o, steps, figs)])]
 
 
+def named(series: str | None) -> str | None:
+    """The series of an index table (a company or an index) as the name the table prints it
+    by: "Masco", not "masco" (which other filings use as a word, so ``mid`` lowers it)."""
+    return series[:1].upper() + series[1:] if series else series
+
+
 def _hundred(text: str) -> bool:
     return bool(re.fullmatch(r"100(?:\.0+)?", text.strip()))
 
@@ -559,12 +568,12 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
     if pool is BASE:
         m, pa = what(a.figure)
         gl = "change" if shown.strip().startswith("-") else "gain"
-        who, at = (m, f" {when(pa)}") if m and pa else (_brief(a, steps, figs), "")
+        who, at = (named(m), f" {when(pa)}") if m and pa else (_brief(a, steps, figs), "")
         return (f"the {gl} in {who} from its base of 100 to {a.text}{at}, {shown}," if pick < .5
                 else f"a {gl} of {shown} in {who}, at {a.text}{at} on its base of 100,")
     if pool is BASE_PERCENT and a.step is not None:
         about = topic(k, steps, figs)
-        return (f"the return on {about or 'a base of 100'}, {shown} from a {_gain(a.text)} of "
+        return (f"the return on {named(about) or 'a base of 100'}, {shown} from a {_gain(a.text)} of "
                 f"{a.text} on its base of 100,")
     if _change(a, b) and op in ("minus", "subtract", "add"):
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
@@ -598,11 +607,13 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     names = {"x": x, "y": y, "n": b.text, "scale": unit[0], "unit": unit[1],
              "is_x": "are" if plural else "is", "be_x": "were" if plural else "was", "v": "" if plural else "s",
              "does": "do" if plural else "does",
-             "a": a.text, "b": b.text, "eq": equation(i, steps), "gl": _gain(steps[i].res)}
+             "a": a.text, "b": b.text, "gl": _gain(steps[i].res),
+             "eq": equation(i, steps, percent=all(o.figure is not None and o.figure.unit == "%"
+                                                  for o in (a, b)))}
     since = what(b.figure)[1] if b.figure is not None else None
     names["since"] = f" {when(since)}" if since else ""
     m, at = what(a.figure) if a.figure is not None else (None, None)
-    names.update(s=m if m and at else x, at=f" {when(at)}" if m and at else "")
+    names.update(s=named(m) if m and at else x, at=f" {when(at)}" if m and at else "")
     if pool is SHARE_IN_PERIOD:                      # "In 2015, EMEA was 3122 / 408547 = 1%
         (part, p), (whole, _) = what(a.figure), what(b.figure)        # of total operating
         names.update(period=when(p)[:1].upper() + when(p)[1:], part=part, whole=whole,
@@ -613,6 +624,8 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
                      bare_a=when(pa or "").split(" ", 1)[-1],      # "year ended ...", not
                      bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
+    texts = [t for t in texts if not re.match(r"Together, the (?:combined|sum)\b", t)] \
+        or texts                                    # "Together, the combined ...": redundant
     opens = [t for t in texts                       # a sentence opens on a word, never on a
              if (t[0].isalpha() or t[0] in "“(")    # figure, on a bare "the total (37)" or
              and not re.match(r"the [\w-]+ \(", t)     # on what reads as a bare description
