@@ -50,3 +50,21 @@ def sentences(text: str) -> list[str]:
         elif s:
             merged.append(s)
     return merged
+
+
+# Opens with a pronoun, or with a bare description followed by its verb ("The film stars ...").
+PRONOUN_LED = re.compile(
+    r"^(?:(?:In|On|At|After|Before|During|From|Since|By|Until|Following|Throughout|Upon|Over|"
+    r"Under|Within) [^,;:]{1,60}?,? (?:he|she|it|they)\b"
+    r"|(?:He|She|It|They|His|Her|Its|Their|Him|Them|This|These|Those|Such|Both|Another)\b(?! [A-Z])"
+    r"|(?:The|This|These|Those) [a-z]+(?:['’]s)? (?:is|was|are|were|has|had|have|will|would|can|"
+    r"could|[a-z]+ed|[a-z]+s)\b)")
+
+
+def pronoun_led(sentence: str) -> bool:
+    """Opens with a pronoun or a bare description; after an opening phrase, only when that
+    phrase names no one ("Since 2011 he has ...", not "After Franchitti left, he ...")."""
+    m = PRONOUN_LED.match(sentence)           # a quoted opening is a title ("She's Got ...")
+    return bool(m) and not (m.group(0)[0].isupper() and " " in m.group(0)
+                            and re.search(r"(?<!^)\b[A-Z]", m.group(0).rsplit(" ", 1)[0])
+                            and re.search(r" (?:he|she|it|they)$", m.group(0)))

@@ -22,17 +22,10 @@ import re
 from tjb_lib import text
 from tjb_lib.pairs import registry
 from tjb_lib.pairs.render import ANSWER_LEADS, sections
-from tjb_lib.text import words
+from tjb_lib.text import pronoun_led, words
 from tjb_lib.pairs.strip import strip_artifacts
 from tjb_lib.records import Pair
 
-# Opens with a pronoun, or with a bare description followed by its verb ("The film stars ...").
-PRONOUN_LED = re.compile(
-    r"^(?:(?:In|On|At|After|Before|During|From|Since|By|Until|Following|Throughout|Upon|Over|"
-    r"Under|Within) [^,;:]{1,60}?,? (?:he|she|it|they)\b"
-    r"|(?:He|She|It|They|His|Her|Its|Their|Him|Them|This|These|Those|Such|Both|Another)\b(?! [A-Z])"
-    r"|(?:The|This|These|Those) [a-z]+(?:['’]s)? (?:is|was|are|were|has|had|have|will|would|can|"
-    r"could|[a-z]+ed|[a-z]+s)\b)")
 # A bullet, or a section or answer header of a rendering ("Reasoning: ", "In short: ").
 HEADER = re.compile(r"^(?:[-*>]\s+|(?:%s)\s*)" % "|".join(
     re.escape(lead.strip()) for lead in (*ANSWER_LEADS, "Evidence:", "Reasoning:", "Key facts:")
@@ -55,15 +48,6 @@ def sentences(passage: str) -> list[str]:
         line = HEADER.sub("", line.strip())
         out.extend(text.sentences(line))
     return out
-
-
-def pronoun_led(sentence: str) -> bool:
-    """Opens with a pronoun or a bare description; after an opening phrase, only when that
-    phrase names no one ("Since 2011 he has ...", not "After Franchitti left, he ...")."""
-    m = PRONOUN_LED.match(sentence)           # a quoted opening is a title ("She's Got ...")
-    return bool(m) and not (m.group(0)[0].isupper() and " " in m.group(0)
-                            and re.search(r"(?<!^)\b[A-Z]", m.group(0).rsplit(" ", 1)[0])
-                            and re.search(r" (?:he|she|it|they)$", m.group(0)))
 
 
 def side_style(p: Pair, side: str) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from tjb_lib.data import FinQAStep
 from tjb_lib.pairs.filing import Figure, is_period, locate, mid, period_years, undated, when
-from tjb_lib.pairs.coherence import pronoun_led
+from tjb_lib.text import pronoun_led
 from tjb_lib.pairs.filing_prose import be, name_case
 
 # Within a pool, phrasings open and link with different words, and at least one opens on a
