@@ -184,6 +184,21 @@ def _reproduce(args: argparse.Namespace) -> int:
         return _error(_os_error(e), 1)
 
 
+def _compact(args: argparse.Namespace) -> int:
+    from tjb_lib.run.compact import compact
+
+    try:
+        r = compact(args.judge)
+    except ValueError as e:
+        return _error(str(e), 2)
+    except OSError as e:
+        return _error(_os_error(e), 2)
+    where = f", moved {r['moved']:,} to {r['superseded']}" if r["moved"] else ", moved none"
+    print(f"{r['judge']}: kept {r['kept']:,} records of the {r['named']:,} calls the verdict "
+          f"rows name{where}")
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     from tjb_lib.run.bench import run_benchmarks
 
@@ -325,6 +340,11 @@ def parser() -> argparse.ArgumentParser:
     cv.add_argument("--out", default=None, help="CSV path (default outputs/stats/"
                     "interval_coverage.csv)")
     cv.set_defaults(func=_coverage)
+
+    k = sub.add_parser("compact", help="keep in a judge's store only the calls its verdict "
+                       "rows name; move the rest to superseded/ beside it")
+    k.add_argument("--judge", required=True, help="the judge's folder under outputs/raw_outputs")
+    k.set_defaults(func=_compact)
 
     be = sub.add_parser("bench", help="run the benchmarks in bench/")
     be.add_argument("--only", default=None)

@@ -41,6 +41,7 @@ LOG_NAME = "calls.jsonl"
 INDEX_NAME = "calls.index.json"
 LEASES_DIR = "leases"    # one lock file per call being made
 DAMAGED_DIR = "damaged"  # the bytes of damaged last lines, kept aside
+SUPERSEDED_DIR = "superseded"  # records no verdict row names any more, moved by ``keep_only``
 #: the free space below which no call is made: a record holds the request, the reply (up to the
 #: parser's 256 K characters), its raw body (100 K) and usage, well under this
 MIN_FREE_BYTES = 2 << 20
@@ -195,6 +196,9 @@ class ResponseStore:
 
     def _scan_tail(self, end: int) -> int:
         """Fold log lines in [_scanned_to, end) into the index; returns how many were read."""
+        if end < self._scanned_to:  # the log was compacted (``keep_only``) by another process
+            self._offsets, self._failures, self._scanned_to = {}, {}, 0
+            self._opened_at = end  # its failures are older than this run: call those again
         if end <= self._scanned_to:
             return 0
         n = 0
@@ -348,11 +352,10 @@ class ResponseStore:
         with self._lock:
             try:
                 self.directory.mkdir(parents=True, exist_ok=True)
-                with open(self.log_path, "ab") as f:
-                    fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+                with self._open_log_locked("ab") as f:
                     try:
                         offset = f.seek(0, os.SEEK_END)
-                        if offset > self._scanned_to:
+                        if offset != self._scanned_to:
                             self._scan_tail(offset)  # records another process appended
                         f.write(data)
                         f.flush()
@@ -375,6 +378,47 @@ class ResponseStore:
                 if self._unsaved >= INDEX_FLUSH_EVERY:
                     self._save_index()
         return rec
+
+    def _open_log_locked(self, mode: str):
+        """The log opened and held (``flock``, exclusive). A compaction replaces the file while
+        holding the old one, so a writer that waited on the old file takes the new one."""
+        while True:
+            f = open(self.log_path, mode)
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            try:
+                if os.path.samestat(os.fstat(f.fileno()), os.stat(self.log_path)):
+                    return f
+            except FileNotFoundError:
+                pass
+            f.close()
+
+    def keep_only(self, keys: set[str]) -> tuple[int, int, Path | None]:
+        """Rewrite the log with the records of ``keys`` only (their failures too), each line
+        unchanged and in its order; move the others, unchanged, to ``superseded/`` (nothing is
+        deleted). Returns (records kept, records moved, the file they went to). The shipped log
+        then holds what the verdict rows name rather than every wording a pair ever had."""
+        if self.read_only:
+            raise StoreError(f"{self.log_path}: opened read-only (a replay), so nothing is moved")
+        if not self.log_path.exists():
+            return 0, 0, None
+        with self._lock, self._open_log_locked("rb") as f:
+            kept, moved, pos = [], [], 0
+            for line in f:
+                (kept if self._record_at(line, pos)["key"] in keys else moved).append(line)
+                pos += len(line)
+            if not moved:
+                return len(kept), 0, None
+            data = b"".join(moved)
+            aside = (self.directory / SUPERSEDED_DIR /
+                     f"{LOG_NAME}.{hashlib.sha256(data).hexdigest()[:12]}")
+            aside.parent.mkdir(exist_ok=True)
+            write_atomically(aside, data)  # durable before anything leaves the log
+            write_atomically(self.log_path, b"".join(kept))
+            self._offsets, self._failures, self._scanned_to = {}, {}, 0
+            self._opened_at = self._end()
+            self._scan_tail(self._opened_at)
+            self._save_index()
+        return len(kept), len(moved), aside
 
     def flush(self) -> None:
         """Write the index now (the log itself is always durable)."""
