@@ -106,7 +106,8 @@ def test_the_shipped_store_keeps_every_call_its_rows_name(tmp_path):
     r = compact("smollm2", tmp_path)
     after = [json.loads(x) for x in (folder / LOG_NAME).read_text().splitlines()]
     assert {rec["key"] for rec in after} == named and r["kept"] == len(after)
-    moved = [json.loads(x)["key"] for x in Path(r["superseded"]).read_text().splitlines()]
+    moved = [] if r["superseded"] is None else [  # the shipped store may be compact already
+        json.loads(x)["key"] for x in Path(r["superseded"]).read_text().splitlines()]
     assert not set(moved) & named and len(moved) == r["moved"]
     store = ResponseStore(folder, read_only=True)
     assert all(store.get(k) is not None for k in named)
