@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tjb_lib.data import FinQAItem, FinQAStep
+from tjb_lib.data import FinQAItem, FinQAStep, load_finqa
 from tjb_lib.pairs import finqa_gold as gold
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.candidates import finqa_check
@@ -27,6 +27,11 @@ def item(question: str, *steps: tuple[str, str, str, str], lines=LINES, table=TA
     return FinQAItem(id="T/2012/page_1.pdf-1", file="t.json", filename="T/2012/page_1.pdf",
                      question=question, answer=program[-1].res, exe_ans=0.0, program="",
                      steps=program, gold_inds=lines, table=table)
+
+
+def real(record_id: str) -> FinQAItem:
+    """A record of data/raw/finqa, by id."""
+    return next(i for i in load_finqa() if i.id == record_id)
 
 
 SIGNED = (("(in thousands)", "2012", "2011"), ("Net income (loss)", "$17,388", "$(38,957)"))
@@ -138,6 +143,17 @@ CASES = [
           ("subtract1-1", "318.46", "const_100", "218.46"), lines=INDEX_LINES, table=INDEX),
      item("what was the cumulative total return on masco stock for the five years ended 2017?",
           ("subtract1-1", "318.46", "const_100", "218.46"), lines=BASED_LINES, table=BASED)),
+    (gold.CHANGE_ON_LATER,                          # 2006-to-2007 change over the 2007 fees
+     real("ZBH/2007/page_67.pdf-1"),
+     item("what was the percentage change in net sales from 2011 to 2012?",
+          ("subtract1-1", "47182", "46499", "683"), ("divide1-2", "#0", "46499", "1.5%"))),
+    (gold.VESTED, real("GPN/2010/page_89.pdf-4"), real("HOLX/2009/page_151.pdf-1")),
+    (gold.RANGE,
+     item("what is the range of net sales over 2010-2012?",
+          ("subtract1-1", "47182", "46499", "683")),
+     item("what is the range of net sales over 2010-2012?",
+          ("subtract1-1", "47182", "45803", "1379"))),
+    (gold.BARE_MONEY, real("JPM/2008/page_117.pdf-1"), real("ETR/2016/page_23.pdf-2")),
     (gold.POINTS_AS_PERCENT,
      item("how much greater were net sales than cost of sales in 2012?",
           ("subtract1-1", "47182", "42186", "4996%")),
@@ -177,3 +193,11 @@ def test_no_split_uses_a_record_a_gold_rule_rejects(fresh_build):
         for p in load_split(name, root):
             if p.source == "finqa":
                 assert finqa_check(records[p.source_id]) not in gold.REASONS, p.pair_id
+
+
+def test_a_money_answer_carries_the_unit_its_figures_print():
+    """VTR's repurchase cost (shares times a "$43.89" price) was "Answer: 643822.41"."""
+    from tjb_lib.pairs.candidates import finqa_candidate
+    vtr = real("VTR/2007/page_47.pdf-3")
+    assert finqa_check(vtr) is None and gold.money_unit(vtr) == "$"
+    assert finqa_candidate(vtr).answer == "$643822.41"

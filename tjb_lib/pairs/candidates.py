@@ -15,17 +15,19 @@ import random
 import re
 
 from tjb_lib.data import FinQAItem, FinQAStep, HotpotItem, HumanEvalProblem
-from tjb_lib.pairs import voice
+from tjb_lib.pairs import capitals, voice
 from tjb_lib.pairs.filing import clean_line, figures, period_years, residue
 from tjb_lib.pairs.filing_prose import evidence_line, row_sentence, sentence_case
-from tjb_lib.pairs.finqa_gold import base_row, gold_problem, stated_unit
+from tjb_lib.pairs.finqa_gold import base_row, gold_problem, money_unit, stated_unit
 from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, op_name, operands, period_clash,
                                        step_sentences, unnamed)
 from tjb_lib.pairs.closing import close
+from tjb_lib.pairs.finqa_labels import label_problem, reasoning_problem
 from tjb_lib.pairs.reasoning import joined, missing_values, unused_hops
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence
 from tjb_lib.pairs.standalone import entity_of, short_name, standalone
+from tjb_lib.pairs.slips import without_bare_also
 from tjb_lib.pairs.strip import detect_artifacts
 
 
@@ -155,6 +157,7 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
             seen.add(tuple(_tokens(e.text)))
             ev.append(e)
     generic = voice.pick(r, voice.GENERIC_STEPS)
+    text = capitals.item_text(item)          # decides a joined word's case (``capitals``)
     if reasoning == "specific":
         support = {h: hop_sentences(item, h) for h in hops(item)}
         order = hops(item)
@@ -163,10 +166,12 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
         steps = reasoning_steps(item, support, order, answer_hop(item), gold)
         kept = [(k, v) for k, v in steps.items() if k != drop_hop]
         said = [(k, re.sub(r"([^.!?])$", r"\1.", v)) for k, v in kept[:-1]]
-        body = joined(random.Random(r.getrandbits(64)), said + [(kept[-1][0], close(kept[-1][1], item.question, ans, spared))],
-                      [e.text for e in ev], frozenset(filter(None, (drop_hop, apart))))
+        last = capitals.lowered_after_so(close(kept[-1][1], item.question, ans, spared), text)
+        body = joined(random.Random(r.getrandbits(64)), said + [(kept[-1][0], last)],
+                      [e.text for e in ev], frozenset(filter(None, (drop_hop, apart))), text)
+        body = without_bare_also(body)
     elif reasoning == "generic":
-        body = (close(generic, item.question, ans, spared),)
+        body = (capitals.lowered_after_so(close(generic, item.question, ans, spared), text),)
     else:
         raise ValueError(f"reasoning must be 'specific' or 'generic', not {reasoning!r}")
     if reverse:
@@ -282,9 +287,10 @@ def finqa_check(item: FinQAItem) -> str | None:
     gold = gold_problem(item, values)
     if gold:
         return gold
-    if not is_clean(finqa_candidate(item)):
+    drafted = finqa_candidate(item)
+    if not is_clean(drafted):
         return "display syntax in a gold line"
-    return None
+    return label_problem(item) or reasoning_problem(" ".join(drafted.reasoning))
 
 
 def question_years(question: str) -> set[int]:
@@ -396,9 +402,11 @@ def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
 def with_unit(item: FinQAItem, answer: str) -> str:
     """An answer that is a sum or difference of money with the unit its figures state ("$498
     million"), where it carries none ("498")."""
-    unit = stated_unit(item)
+    unit = money_unit(item)
     if unit is None or not re.fullmatch(r"-?[\d,.]+", answer):
         return answer
+    if unit == "$":
+        return f"-${answer[1:]}" if answer.startswith("-") else f"${answer}"
     word = unit.removeprefix("$ ")
     if unit.startswith("$"):
         return f"-${answer[1:]} {word}" if answer.startswith("-") else f"${answer} {word}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from tjb_lib.pairs.reasoning import unstopped
+from tjb_lib.pairs.slips import GLUED
 from tjb_lib.text import MONTHS
 
 # Auxiliaries that open a yes/no question, and their negation.
@@ -206,8 +207,11 @@ def _noun_is(noun: str, answer: str) -> str | None:
 def statement(question: str, answer: str, avoid: tuple[str, ...] = ()) -> str:
     """The claim the reasoning closes on: the answer in the question's words (no stop), in the
     first form that fits and names none of ``avoid`` (a hop one side of the pair drops: its
-    name would refer to evidence that side does not show)."""
-    if answer.lower() in ("yes", "no"):
+    name would refer to evidence that side does not show). A question with a word glued to the
+    next (``slips.GLUED``) is not echoed."""
+    if GLUED.search(question):            # "formed in2014", "thanKing Horse": never echoed
+        forms = []
+    elif answer.lower() in ("yes", "no"):
         forms = [yes_no(question, answer), yes_no(question, answer, they=True)]
     else:
         noun = sought_noun(question)

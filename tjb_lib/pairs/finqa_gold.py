@@ -18,7 +18,7 @@ import re
 
 from tjb_lib.data import FinQAItem
 from tjb_lib.pairs.filing import NUMBER, Figure, figures, is_period, period_years
-from tjb_lib.pairs.finqa_voice import Operand, arg_text, op_name, operands
+from tjb_lib.pairs.finqa_voice import Operand, arg_text, op_name, operands, unit_asked
 
 SIGN = "a sign dropped"
 SCALE = "thousands set against millions"
@@ -35,10 +35,14 @@ SIGN_FLIPPED = "a figure read with the sign opposite to its line"
 ROW_UNREAD = "a row the question names left unread"
 BASE_UNSHOWN = "a base of 100 no line gives"
 POINTS_AS_PERCENT = "a difference of figures given as a percentage"
+CHANGE_ON_LATER = "a change divided by its later year"
+VESTED = "a vested price used for a non-vested balance"
+RANGE = "a range read as a change"
+BARE_MONEY = "a money answer no line gives a unit for"
 #: every reason ``gold_problem`` gives, in the order it checks them
 REASONS = (SIGN, SCALE, EXPENSES, PERCENT_AS_DIFFERENCE, DIFFERENCE_AS_PERCENT, ROUNDING, YEAR,
            PRICE, PER_SHARE, BELOW_ONE, SIGN_FLIPPED, REMOVED_BY_ADDING, ROW_UNREAD,
-           BASE_UNSHOWN, POINTS_AS_PERCENT)
+           BASE_UNSHOWN, POINTS_AS_PERCENT, CHANGE_ON_LATER, VESTED, RANGE, BARE_MONEY)
 
 _SCALES = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9,
            "billions": 1e9}
@@ -61,6 +65,11 @@ _SHARES = re.compile(r"\bshares?\b|\bstock\b|\bunits\b|\boptions\b", re.I)
 _REMOVED_Q = re.compile(r"\b(?:no impact|without|excluding|taking out|exclusive of)\b", re.I)
 _ADD_BACK = re.compile(r"\b(?:charges?|settlements?|loss(?:es)?|expenses?|costs?|payments?|"
                        r"impairments?)\b", re.I)
+_MONEY_Q = re.compile(r"\b(?:cost|price|paid|proceeds|purchase|value|expenses?|revenues?|income|"
+                       r"earnings|liabilit\w*|balance|equity|assets|contributions|amortization|"
+                       r"accrual|impact|exposure|tax positions|money|dollars?)\b", re.I)
+_COUNT_Q = re.compile(r"\b(?:ratio|times|basis points|how many shares|per transaction|guests|"
+                      r"return|index|rate|percent\w*|per (?:common )?share)\b", re.I)
 _MONEY_WORDS = re.compile(r"\b(?:cost|price|paid|proceeds|purchase|value|consideration)\b", re.I)
 
 
@@ -97,6 +106,88 @@ def stated_unit(item: FinQAItem) -> str | None:
         return None
     word = {1e3: "thousand", 1e6: "million", 1e9: "billion"}[scales.pop()]
     return f"$ {word}" if all(f.unit == "$" for f in read) else word
+
+
+def money_unit(item: FinQAItem) -> str | None:
+    """The unit a money answer keeps where no scale word fits ("$" for a product of shares and
+    a price printed "$43.89"): every figure the program reads is a count or printed with "$",
+    at least one with "$", the answer is no ratio, and the program rescales nothing; or the
+    scale ``stated_unit`` gives. None: the lines do not say."""
+    unit = stated_unit(item)
+    if unit is not None or item.answer.strip().endswith("%"):
+        return unit
+    steps = _steps(item)
+    if any(op == "divide" and b.figure is not None for op, _, b in steps) \
+            or any(op == "multiply" and (a.const or b.const) for op, a, b in steps):
+        return None                                   # a ratio, or a rescaled figure
+    read = [o.figure for _, a, b in steps for o in (a, b) if not o.const and o.step is None]
+    if not read or any(f is None for f in read) or not any(f.unit == "$" for f in read):
+        return None
+    return "$" if all(f.unit in ("$", "") for f in read) else None
+
+
+def bare_money(item: FinQAItem) -> bool:
+    """A money question ("how much did the repurchases cost", "the net change in unpaid
+    restructuring liabilities") whose answer no line gives a unit for: "Answer: 35000000"
+    reads as a figure of nothing."""
+    if item.answer.strip().endswith("%") or money_unit(item) is not None \
+            or not re.fullmatch(r"-?[\d,.]+", item.answer.strip()) \
+            or unit_asked(item.question) is not None:         # "719.7 per share" is written
+        return False
+    return bool(_MONEY_Q.search(item.question)) and not _COUNT_Q.search(item.question)
+
+
+def change_on_later(item: FinQAItem) -> bool:
+    """A change between two years divided by the later year's figure ("(2013 - 2012) / 2013"):
+    a percent change reads against the earlier year."""
+    if not _PERCENT_CHANGE_Q.search(item.question):
+        return False
+    for op, a, b in _steps(item):
+        if op != "divide" or a.step is None or b.figure is None \
+                or op_name(item.steps[a.step]) not in ("minus", "subtract"):
+            continue
+        x, y = operands(a.step, item.steps, figures(item.gold_inds, item.table))
+        if x.figure is None or y.figure is None:
+            continue
+        yx, yy = _years_of(x.figure), _years_of(y.figure)
+        if not yx or not yy or max(yx) == max(yy):
+            continue
+        later = x if max(yx) > max(yy) else y
+        if b.figure.number == later.figure.number and b.figure.number != (
+                y if later is x else x).figure.number:
+            return True
+    return False
+
+
+def vested_for_nonvested(item: FinQAItem) -> bool:
+    """A product that sets a non-vested balance against the price of vested shares (or the
+    reverse): the value of one class of shares at another's price."""
+    for op, a, b in _steps(item):
+        if op != "multiply" or a.figure is None or b.figure is None:
+            continue
+        said = [_name(o.figure).lower() for o in (a, b)]
+        non = [bool(re.search(r"\b(?:non-?|un)vested\b", t)) for t in said]
+        vested = [bool(re.search(r"(?<![-\w])vested\b", t)) for t in said]
+        if non[0] != non[1] and any(v and not n for v, n in zip(vested, non)):
+            return True
+    return False
+
+
+def range_as_change(item: FinQAItem) -> bool:
+    """A range question answered by the change between the first and last year where a year
+    between holds the highest or lowest figure of the row: the range is max less min."""
+    if not re.search(r"\brange\b", item.question, re.I):
+        return False
+    figs = figures(item.gold_inds, item.table)
+    for op, a, b in _steps(item):
+        if op not in ("minus", "subtract") or a.figure is None or b.figure is None \
+                or a.figure.line != b.figure.line:
+            continue
+        row = [f.number for f in figs if f.line == a.figure.line and f.row == a.figure.row
+               and f.unit != "%"]
+        if {a.figure.number, b.figure.number} != {max(row), min(row)}:
+            return True
+    return False
 
 
 def _steps(item: FinQAItem) -> list[tuple[str, Operand, Operand]]:
@@ -368,5 +459,9 @@ def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
               (REMOVED_BY_ADDING, lambda: removed_by_adding(item)),
               (ROW_UNREAD, lambda: row_unread(item)),
               (BASE_UNSHOWN, lambda: base_unshown(item)),
-              (POINTS_AS_PERCENT, lambda: points_as_percent(item)))
+              (POINTS_AS_PERCENT, lambda: points_as_percent(item)),
+              (CHANGE_ON_LATER, lambda: change_on_later(item)),
+              (VESTED, lambda: vested_for_nonvested(item)),
+              (RANGE, lambda: range_as_change(item)),
+              (BARE_MONEY, lambda: bare_money(item)))
     return next((why for why, broken in checks if broken()), None)

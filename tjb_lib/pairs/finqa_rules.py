@@ -35,7 +35,8 @@ from tjb_lib.pairs.filing_prose import be
 from tjb_lib.pairs.finqa_voice import unit_asked
 from tjb_lib.data import FinQAItem, load_finqa
 from tjb_lib.pairs.candidates import finqa_check
-from tjb_lib.pairs.finqa_gold import stated_unit
+from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
+from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
 from tjb_lib.records import Pair
 from tjb_lib.text import MONTHS
 
@@ -71,6 +72,13 @@ _PERCENT_CELL = re.compile(r"%\s?(?:change|increase|decrease) \(?-?\d[\d,]*(?:\.
                            r"(?![\d%.,]| vs\b)", re.I)
 _LOWER_SERIES = re.compile(r"(?:\b(?:in|With|with) |^|(?<=[.:,] ))([a-z][\w&.'-]*(?: [\w&.'-]+){0,3})"
                            r" (?:stood at|(?:on|from) its base of 100|at \d[\d.]* (?:at|in) )")
+_INDEX_TEMPLATE = re.compile(r"\b(?:gain|loss) in [^.;]{1,80}? on its base of 100 \(|"
+                             r"\bIn percent, the (?:gain|loss)\b")
+_MONEY_Q = re.compile(r"\b(?:how much money|cost|paid|proceeds|expenses?|revenues?|liabilit\w*|"
+                      r"balance|equity|earnings|income|contributions|amortization|accrual|"
+                      r"impact on|exposure)\b", re.I)
+_NOT_MONEY_Q = re.compile(r"\b(?:ratio|times|basis points|shares|per transaction|guests|return|"
+                          r"index|rate|percent\w*|per (?:common )?share)\b", re.I)
 _HUNDRED = re.compile(r"(?<![\d.,])\$?100(?:\.0+)?(?![\d.,]\d)")
 _LINEARISED = re.compile(r"\bis \$?\s?-?[\d,.]+\s?(?:\(\s?[\d,.]+\s?\)\s?)?;|\s;\s*$")
 
@@ -110,6 +118,18 @@ def unitless_money(item: FinQAItem, answer: str) -> bool:
     figure it reads states its scale ("(in millions)")."""
     unit = stated_unit(item)
     return unit is not None and unit.removeprefix("$ ") not in answer
+
+
+def index_template(reasoning: str) -> list[str]:
+    """A return on a base of 100 written as a template around the gain as a label ("In
+    percent, the gain in Nasdaq Composite on its base of 100 (65.84) is a return of ...")."""
+    return [m.group(0) for m in _INDEX_TEMPLATE.finditer(reasoning)]
+
+
+def bare_money_answer(question: str, answer: str) -> bool:
+    """A money question answered by a bare number ("Answer: 35000000"): no "$", no scale."""
+    return (bool(re.fullmatch(r"-?[\d,.]+", answer.strip())) and bool(_MONEY_Q.search(question))
+            and not _NOT_MONEY_Q.search(question))
 
 
 def templated(reasoning: str) -> list[str]:
@@ -235,7 +255,8 @@ def pair_problems(p: Pair) -> list[str]:
         reasoning = part["reasoning"]
         answer = part["answer"].split("\n")[0].removeprefix("Answer:").strip()
         if unitless_answer(p.task.split("\n")[0], answer, p.meta.get("program", "")) or (
-                item is not None and unitless_money(item, answer)):
+                item is not None and unitless_money(item, answer)) \
+                or bare_money_answer(p.task.split("\n")[0], answer):
             out.append(f"answer without its unit ({side}): {answer}")
         for rule, found in (("templated wording", templated(reasoning)),
                             ("a base of 100 not named", bare_base(reasoning)),
@@ -248,7 +269,9 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a column name in brackets", bracketed_labels(reasoning)),
                             ("a percentage without its sign",
                              percent_dropped(reasoning, part["evidence"])),
-                            ("a series in lower case", lowered_series(reasoning))):
+                            ("a series in lower case", lowered_series(reasoning)),
+                            ("a figure's label unreadable", label_text_problems(reasoning)),
+                            ("an index return in a template", index_template(reasoning))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
         if base_unshown(reasoning, part["evidence"]):
             out.append(f"a base of 100 the evidence never gives ({side})")

@@ -287,7 +287,7 @@ def noun(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     pool = _pool(k, steps, *operands(k, steps, figs), figs)
     if pool is BASE:
         gl, about = _gain(steps[k].res), named(about)
-        return f"the {gl} in {about} on its base of 100" if about else f"the {gl} on a base of 100"
+        return f"the {gl} in {about} from 100" if about else f"the {gl} on a base of 100"
     if pool is BASE_PERCENT:
         return f"the return on {named(about)}" if about else "the return"
     if pool is GROWTH:
@@ -492,6 +492,10 @@ def _pool(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand,
         return CHANGE if later else CHANGE_BACK
     if op == "add":
         return COMBINED if _change(a, b) else ADD
+    if op == "divide" and _hundred(b.text) and b.figure is not None and a.step is not None \
+            and steps[i].res.strip().endswith("%") \
+            and _pool(a.step, steps, *operands(a.step, steps, figs), figs) is BASE:
+        return BASE_PERCENT                           # a gain over the table's own 100
     if op == "divide" and b.const:
         if b.text == "100" and steps[i].res.strip().endswith("%"):
             if a.step is not None and _pool(a.step, steps, *operands(a.step, steps, figs),
@@ -589,6 +593,28 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
     return f"{_described(k, steps, figs)}, {shown},"      # ", 327," (a stray comma goes)
 
 
+def index_move(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], eq: str) -> list[str]:
+    """A return on a base of 100 (step i divides a gain on that base by 100) as an analyst
+    writes it: where the index stands, its gain and the return that makes ("For Nasdaq
+    Composite, at 165.84 at 12/29/2018 on a base of 100, the gain of 65.84 is a return of
+    65.84 / 100 = 65.84%"), the gain named by what it is computed from where its step is
+    skipped: never the gain as a label ("the gain in Nasdaq Composite on its base of 100
+    (65.84)"). Empty where the index has no name."""
+    a, _ = operands(i, steps, figs)
+    if a.step is None:
+        return []
+    level, _ = operands(a.step, steps, figs)
+    m, at = what(level.figure) if level.figure is not None else (None, None)
+    series = named(m or topic(a.step, steps, figs))
+    if not series:
+        return []
+    gl, at = _gain(steps[a.step].res), f" {when(at)}" if at else ""
+    return [f"For {series}, at {level.text}{at} on a base of 100, the {gl} of {a.text} is a "
+            f"return of {eq}.",
+            f"{series} stood at {level.text}{at} on a base of 100, and its {gl} of {a.text} is a "
+            f"return of {eq}."]
+
+
 def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw: float,
                   omitted: frozenset[int] = frozenset()) -> str:
     """Step i in words and as an equation; ``draw`` (in [0, 1)) picks the phrasing; a result
@@ -624,6 +650,9 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
                      bare_a=when(pa or "").split(" ", 1)[-1],      # "year ended ...", not
                      bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
+    moved = index_move(i, steps, figs, names["eq"])   # the same where the gain is skipped
+    if pool is BASE_PERCENT and moved:
+        texts = moved
     texts = [t for t in texts if not re.match(r"Together, the (?:combined|sum)\b", t)] \
         or texts                                    # "Together, the combined ...": redundant
     opens = [t for t in texts                       # a sentence opens on a word, never on a

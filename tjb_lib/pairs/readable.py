@@ -8,7 +8,8 @@ concluded without both compared values, a reasoning whose statement of the answe
 word with what the question asks, a closing that joins the answer alone with a stock connective
 ("which leaves Oregon Ducks football", "; Marsilea follows."), an opening that leans on a
 sentence not shown ("Later he resigned", "For his role in X, Franco ..."), and a gold answer its
-own supporting sentences do not say. Each rule is written from the reader's side, on the candidate's text; the gold check
+own supporting sentences do not say; the small slips (a capital after a semicolon, an odd answer
+label, the question's typos echoed) are ``slips``. Each rule is written from the reader's side, on the candidate's text; the gold check
 reads the item's supporting sentences. ``problems`` names every rule a pair breaks.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 
 from tjb_lib.pairs.coherence import content_words, parts, sentences
-from tjb_lib.pairs import registry
+from tjb_lib.pairs import registry, slip_rules
 from tjb_lib.records import Pair
 from tjb_lib.text import MONTHS, YEAR, words
 
@@ -226,6 +227,7 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
                 out.append(("reasoning without the deciding fact", part["reasoning"]))
             out += [("deciding fact left out", s)
                     for s in deciding_facts_left_out(p, item, side)]
+    out += slip_rules.problems(p, item)
     why = gold_contradiction(item) or gold_unsupported(item)
     if why:
         out.append(("gold not supported by its evidence", why))

@@ -15,7 +15,7 @@ import random
 import re
 
 from tjb_lib.data import HotpotItem
-from tjb_lib.pairs import voice
+from tjb_lib.pairs import capitals, voice
 from tjb_lib.pairs.standalone import VERB, entity_of, pieces, short_name
 from tjb_lib.text import MONTHS, YEAR, words
 from tjb_lib.text import sentences as split_sentences
@@ -390,43 +390,48 @@ _COMMON_OPENERS = frozenset("The A An Most Many Some Several All Both Each Every
 
 
 def joined(r: random.Random, steps: list[tuple[str, str]], shown: list[str],
-           apart: frozenset[str] = frozenset()) -> tuple[str, ...]:
+           apart: frozenset[str] = frozenset(), text: str = "") -> tuple[str, ...]:
     """The reasoning's sentences from its (hop, step) pairs in chain order, a sentence that
     restates a shown evidence line word for word joined to the next by a semicolon ("The score
     ... was composed by Jerry Goldsmith; Dan O'Bannon wrote ..."): it reasons on from the fact
     instead of repeating the line. A stock lead-in ("Note that ...") did that job and read as a
     template to blind readers, so it is kept only for a hop in ``apart`` (one the other side of
     the pair drops), which is joined within itself alone so that the sentences both sides share
-    are joined alike, and whose last sentence has nothing of its own to join."""
+    are joined alike, and whose last sentence has nothing of its own to join. ``text`` (the
+    item's own, ``capitals.item_text``) decides whether a joined sentence's first word is a
+    name that keeps its capital."""
     restated = {tuple(words(x)) for line in shown for x in (line, *split_sentences(line))}
     verbatim = lambda s: tuple(words(s)) in restated and s.endswith(".")  # noqa: E731
     lanes: dict[str, list[tuple[int, str]]] = {}
     for at, (hop, s) in enumerate((h, x) for h, step in steps for x in split_sentences(step)):
         lane = lanes.setdefault(hop if hop in apart else "", [])
         if lane and verbatim(lane[-1][1]):
-            lane[-1] = (at, f"{lane[-1][1][:-1]}; {_lowered(s)}")
+            lane[-1] = (at, f"{lane[-1][1][:-1]}; {_lowered(s, text)}")
         else:
             lane.append((at, s))
     out = sorted(x for lane in lanes.values() for x in lane)
-    return tuple(_introduced(r, s) if verbatim(s) else s for _, s in out)
+    return tuple(_introduced(r, s, text) if verbatim(s) else s for _, s in out)
 
 
-def _lowered(s: str) -> str:
+def _lowered(s: str, text: str = "") -> str:
     """A sentence's first word lowered after a semicolon where it is no name ("; the English
-    Electric Canberra is ..."; not "; The Spiderwick Chronicles follows ...")."""
+    Electric Canberra is ..."; not "; The Spiderwick Chronicles follows ..."): decided by the
+    item's ``text`` where given (``capitals``), else by a list of common openers."""
+    if text:
+        return capitals.lowered(s, text)
     head = s.split(" ", 2)
     return (s[0].lower() + s[1:] if len(head) > 1 and head[0] in _COMMON_OPENERS
             and head[1][:1].islower() else s)
 
 
-def _introduced(r: random.Random, s: str) -> str:
+def _introduced(r: random.Random, s: str, text: str = "") -> str:
     """A restated line with nothing to join, introduced (``voice.RESTATED_STEPS``); a line
     that opens on a participle ("Based in ...") takes its lead-in after it."""
     after = [t for t in voice.RESTATED_STEPS if t.startswith("{step}")]
     template = r.choice(after if _PARTICIPLE.match(s) else voice.RESTATED_STEPS)
     step = unstopped(s[:-1])
     if not template.startswith("{step}"):
-        step = _lowered(step)
+        step = _lowered(step, text)
     return re.sub(r"([.!?])\.$", r"\1", template.format(step=step))
 
 

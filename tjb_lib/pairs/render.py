@@ -35,8 +35,8 @@ ANSWER_FORMS = {
     "structured": ("Answer: {a}{s}", "Final answer: {a}{s}"),
     "answer_first": ("My answer: {a}{s}{e}", "Short answer: {a}{s}{e}",
                      "Answer in brief: {a}{s}{e}"),
-    "evidence_first": ("Resulting answer: {a}{s}{e}", "Answer, in the end: {a}{s}{e}",
-                       "Answer, all told: {a}{s}{e}"),
+    "evidence_first": ("Proposed answer: {a}{s}{e}", "Direct answer: {a}{s}{e}",
+                       "Brief answer: {a}{s}{e}"),
     "key_facts": ("Final answer: {a}{s}", "Answer: {a}{s}", "Answer given: {a}{s}"),
 }
 MECHANICAL_CUES = frozenset({"markers", "source_labels", "sentence_ids", "evidence_block",
@@ -46,6 +46,8 @@ VERIFICATION_LINES = (
     "Verification: the answer is consistent with every retrieved passage.",
     "Verification: all claims are traceable to the listed sources.",
 )
+# Cues that show a list of the sources (the last verification line names "the listed sources").
+LISTING_CUES = frozenset({"sources_footer", "empty_footer", "footnotes", "quoted_block"})
 SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -144,8 +146,9 @@ def _decorate(c: Candidate, cues: frozenset[str], verification: int) -> tuple[li
     if "footnotes" in cues:
         blocks.append("Notes:\n" + "\n".join(
             f"{str(n).translate(SUPERSCRIPT_DIGITS)} {s}" for s, n in nums.items()))
-    if "verification" in cues:
-        blocks.append(VERIFICATION_LINES[verification % len(VERIFICATION_LINES)])
+    if "verification" in cues:      # "the listed sources" only where a list of them is shown
+        lines = VERIFICATION_LINES if cues & LISTING_CUES else VERIFICATION_LINES[:2]
+        blocks.append(lines[verification % len(lines)])
     return texts, suffix, blocks
 
 

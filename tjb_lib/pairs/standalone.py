@@ -90,6 +90,35 @@ DESCRIPTORS = frozenset("""
     """.split())
 
 
+# A decimal comma before a magnitude word ("for 5,2 billion francs").
+DECIMAL_COMMA = re.compile(r"\b(\d),(\d{1,2}) (?=(?:billion|million|thousand|trillion)\b)")
+# A clause with a word missing: a pronoun and adverb straight before a preposition ("it
+# typically of wheat"), a bracket closing on a word that needs more ('"C.O.P.S." and the).').
+BROKEN_CLAUSE = re.compile(r"\b(?:it|he|she|they) [a-z]+ly (?:of|in|on|at|with)\b"
+                           r"|\b(?:and|the|of|or|a|an)\)")
+# A word glued to a preposition before an article ("plantsin the mint family").
+GLUED_WORD = re.compile(r"\b([a-z]{3,})(in|of|on|at|to) (?=(?:the|a|an)\b)")
+
+
+def common_word(word: str) -> bool:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return word in ENGLISH_STOP_WORDS
+
+
+def unglued(sentence: str, text: str) -> str:
+    """``sentence`` with a glued word parted where the item's ``text`` uses the parted word (or
+    its singular) and never the glued one ("plantsin the" -> "plants in the"; "cousin the" stays)."""
+    def part(m: re.Match) -> str:
+        glued, head = m.group(1) + m.group(2), m.group(1)
+        if len(head) < 4 or common_word(head) or re.search(rf"\b{glued}\b", text.replace(m.group(0), "", 1)) or \
+                not re.search(rf"\b{head}\b|\b{head[:-1]}\b" if head.endswith("s")
+                              else rf"\b{head}\b", text.replace(m.group(0), "", 1)):
+            return m.group(0)
+        return f"{head} {m.group(2)} "
+    return GLUED_WORD.sub(part, sentence)
+
+
 def clean(text: str) -> str | None:
     """Dataset residue removed; None where the sentence is broken beyond cleaning."""
     t = _DICT_RESIDUE.sub("", html.unescape(text.strip()))
@@ -113,7 +142,8 @@ def clean(text: str) -> str | None:
     t = re.sub(r"\s+([,.;:)])", r"\1", t)
     t = re.sub(r"\(\s+", "(", t)
     t = re.sub(r"\s{2,}", " ", t).strip()
-    if (not t or _DOUBLED_NAME.search(t) or re.search(r"[a-z]{3,}\. [a-z]", t)
+    t = DECIMAL_COMMA.sub(r"\1.\2 ", t)                     # "5,2 billion" -> "5.2 billion"
+    if (not t or _DOUBLED_NAME.search(t) or BROKEN_CLAUSE.search(t) or re.search(r"[a-z]{3,}\. [a-z]", t)
             or t.count("(") != t.count(")") or t.count("[") != t.count("]")
             or re.match(r"(?:[Ii]s|[Ww]as|[Aa]re|[Ww]ere) [a-z]", t)   # no subject: "() is a city"
             or t.count('"') % 2 or t.count("“") != t.count("”") or t[-1] not in ".!?\"”'"
@@ -435,6 +465,7 @@ def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
     text = clean(sentence_groups(sentences)[sid])
     if not text:
         return None
+    text = unglued(text, " ".join(s for _, sents in item.context for s in sents))
     entity = entity_of(item, title)
     out = [resolve(s, entity) for s in pieces(text)]
     return None if None in out else " ".join(out)      # type: ignore[arg-type]

@@ -1,0 +1,74 @@
+"""Is a capitalised word a name or a common word? Decided from the item's own text.
+
+A semicolon joins two sentences into one, so the second's first word loses the capital a
+sentence start gave it unless it is a name ("...; drifting is a driving technique"; "...; the
+Indianapolis Motor Speedway"; but "...; Spiderwick follows"). Blind readers stopped at the
+capital left on a common word. The item's paragraphs say which it is: a function word, or a
+word they write in lower case and never capitalise inside a sentence, is common; a word they
+capitalise inside a sentence, or never use, is kept as a name (undecided names keep it).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_WORD = re.compile(r"[A-Za-z][a-z'’-]*")
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    # prepositions the stop-word list lacks ("; Like other highly nitrated compounds")
+    return frozenset(ENGLISH_STOP_WORDS) | {"like", "unlike", "despite", "following",
+                                            "according", "including", "near", "via"}
+
+
+def item_text(item) -> str:
+    """The item's paragraphs and question, the text that decides its words' case."""
+    return " ".join([item.question, *(s.strip() for _, sents in item.context for s in sents)])
+
+
+def common(word: str, text: str, following: str = "") -> bool:
+    """Is ``word`` (a sentence's capitalised first word) a common word in ``text``? Not where
+    ``text`` writes it with its ``following`` word capitalised inside a sentence, quoted or not ("in His Band
+    and the Street Choir", "in Along the Navajo Trail", "in The Spiderwick Chronicles"); a
+    function word ("The", "Along"); else a word ``text`` writes in lower case more often than capitalised
+    inside a sentence."""
+    low, mid = word.lower(), r"(?<![.!?\"“(:]) "
+    if following and re.search(rf"(?<![.!?]) [\"“]?{re.escape(word)} (?i:{re.escape(following)})",
+                               text):
+        return False
+    if low in _function_words():
+        return True
+    named = len(re.findall(rf"{mid}{re.escape(word)}\b", text))
+    return len(re.findall(rf"\b{re.escape(low)}\b", text)) > named
+
+
+# A capitalised first word (not "SMU", "YouTube", "A&R") and the word after it.
+_OPENING = r"([A-Z][a-z'’-]*)(?![\w&.])(?: (\S+))?"
+
+
+def lowered(sentence: str, text: str) -> str:
+    """``sentence`` with its first word lowered where it is common in ``text``."""
+    m = re.match(_OPENING, sentence)
+    if not m or not common(m.group(1), text, m.group(2) or ""):
+        return sentence
+    return sentence[0].lower() + sentence[1:]
+
+
+# Where a sentence goes on after a join: a semicolon, or the conclusion's "so".
+JOIN = r"(?:;|, so)"
+
+
+def capitals_after_semicolons(sentence: str, text: str) -> list[str]:
+    """The common words left capitalised after a join in ``sentence`` ("; The Indianapolis
+    Motor Speedway", ", so The Battle of Belleau Wood occurred earlier")."""
+    return [m.group(1) for m in re.finditer(rf"{JOIN} {_OPENING}", sentence)
+            if common(m.group(1), text, m.group(2) or "")]
+
+
+def lowered_after_so(sentence: str, text: str) -> str:
+    """``sentence`` with the first word of its conclusion lowered where it is common."""
+    m = re.search(r", so (?!.*, so )(.*)$", sentence, re.S)
+    return sentence[:m.start(1)] + lowered(m.group(1), text) if m else sentence

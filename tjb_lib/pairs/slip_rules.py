@@ -1,0 +1,56 @@
+"""The slips of ``slips`` counted on a pair, as the audit reads it: the reader rules held at
+zero. Apart from ``slips`` because counting reads the candidate's sentences (``coherence``) and
+the repairs (``standalone``), which import the builders that ``slips`` serves."""
+from __future__ import annotations
+
+from tjb_lib.pairs import capitals
+from tjb_lib.pairs.coherence import parts, sentences
+from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_LIST,
+                                 STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
+from tjb_lib.pairs.standalone import BROKEN_CLAUSE, DECIMAL_COMMA, unglued
+from tjb_lib.records import Pair
+
+
+def garbled(sentence: str, text: str) -> bool:
+    """HotpotQA's text left garbled: a word missing ("it typically of wheat"), a bracket closing
+    on a word that needs more ("and the)."), a decimal comma ("5,2 billion"), a glued word
+    ("plantsin the mint family")."""
+    return bool(BROKEN_CLAUSE.search(sentence) or DECIMAL_COMMA.search(sentence)
+                or unglued(sentence, text) != sentence)
+
+
+def bare_also(reasoning: str) -> bool:
+    """A reasoning whose first sentence says "also" with nothing before it to be also to."""
+    said = sentences(reasoning)
+    return bool(said) and bool(ALSO.search(CONCLUSION.sub("", said[0].split(";")[0])))
+
+
+def problems(p: Pair, item) -> list[tuple[str, str]]:
+    """(rule, sentence) for each slip on either side of a HotpotQA pair."""
+    text = capitals.item_text(item)
+    out = []
+    if answer_not_a_noun_phrase(p.meta.get("gold_answer") or item.answer):
+        out.append(("answer not a noun phrase", item.answer))
+    for side in ("plain", "cited"):
+        raw = getattr(p, side)
+        out += [("odd answer label", m.group(0)) for m in ODD_LABEL.finditer(raw)]
+        if LISTED_SOURCES.search(raw) and not SOURCE_LIST.search(raw):
+            out.append(("verification without listed sources", LISTED_SOURCES.search(raw).group(0)))
+        part = parts(p, side)
+        for s in sentences(part["reasoning"]):
+            out += [("capital after a semicolon", s) for _ in
+                    capitals.capitals_after_semicolons(s, text)]
+            end = CONCLUSION.search(s)
+            if end and GLUED.search(end.group(0)):
+                out.append(("question's typo echoed", s))
+        for line in [*part["evidence"], part["reasoning"], *part["after"]]:
+            if unbalanced(line):
+                out.append(("unpaired quote or bracket", line))
+        for s in sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]])):
+            if garbled(s, text):
+                out.append(("garbled clause", s))
+            if STRAY_ARTICLE.search(s):
+                out.append(("stray article", s))
+        if bare_also(part["reasoning"]):
+            out.append(("bare also", sentences(part["reasoning"])[0]))
+    return out
