@@ -3,6 +3,8 @@ breaks a rule is rejected by ``finqa_check`` with that rule's reason, the same r
 sound program is kept, and no split uses a rejected record."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tjb_lib.data import FinQAItem, FinQAStep, load_finqa
@@ -56,6 +58,16 @@ EMEA_LINES = (("table_1", "the emea of 2015 is 3122 ;"),
 EURO = (("(in $ millions)", "2010 maturity"), ("Euro", "(372)"), ("Total", "(677)"))
 EURO_LINES = (("table_1", "the euro of 2010 maturity is -372 ( 372 ) ;"),
               ("table_2", "the total of 2010 maturity is -677 ( 677 ) ;"))
+
+NOTED = tuple((k, "( in millions ) " + t) for k, t in LINES)     # the table's unit note kept
+
+
+def changed(record_id: str, question: str, *steps: tuple[str, str, str, str]) -> FinQAItem:
+    """A real record with another question and program."""
+    program = tuple(FinQAStep(*s) for s in steps)
+    return dataclasses.replace(real(record_id), question=question, steps=program,
+                               answer=program[-1].res)
+
 
 INDEX = (("", "2013", "2017"), ("Masco", "$138.48", "$318.46"))
 INDEX_LINES = (("table_1", "the masco of 2013 is $ 138.48 ; the masco of 2017 is $ 318.46 ;"),)
@@ -154,6 +166,25 @@ CASES = [
      item("what is the range of net sales over 2010-2012?",
           ("subtract1-1", "47182", "45803", "1379"))),
     (gold.BARE_MONEY, real("JPM/2008/page_117.pdf-1"), real("ETR/2016/page_23.pdf-2")),
+    (gold.EXPENSES,                                 # assets less net interest income
+     real("JPM/2018/page_90.pdf-2"),
+     changed("JPM/2018/page_90.pdf-2", "what was the change in average interest-earning assets "
+             "from 2017 to 2018 , in millions of dollars?",
+             ("subtract1-1", "2229188", "2180592", "48596"))),
+    (gold.PERCENT_AS_NUMBER,                        # "932 × 0.44 = 410.08" for a 0.44% rate
+     real("DVN/2014/page_87.pdf-2"),
+     changed("DVN/2014/page_87.pdf-2", "what was the annual interest on devon 2019s commercial "
+             "paper borrowings as of december 31 , 2014 in millions",
+             ("multiply1-1", "932", "0.44", "410.08"), ("divide1-2", "#0", "const_100", "4.1"))),
+    (gold.RESCALED_UNSTATED,                        # "47182 / 1000": of no unit a line gives
+     item("what were net sales in 2012 , in billions?", ("divide1-1", "47182", "const_1000",
+                                                          "47.182")),
+     item("what were net sales in 2012 , in billions?", ("divide1-1", "47182", "const_1000",
+                                                          "47.182"), lines=NOTED)),
+    (gold.OWN_RATE,                                 # assets × 100 / the yield on those assets
+     real("JPM/2018/page_90.pdf-3"),
+     changed("JPM/2018/page_90.pdf-3", "what was the ratio of average interest-earning assets "
+             "in 2018 to those in 2017?", ("divide1-1", "2229188", "2180592", "1.02"))),
     (gold.POINTS_AS_PERCENT,
      item("how much greater were net sales than cost of sales in 2012?",
           ("subtract1-1", "47182", "42186", "4996%")),
@@ -201,3 +232,11 @@ def test_a_money_answer_carries_the_unit_its_figures_print():
     vtr = real("VTR/2007/page_47.pdf-3")
     assert finqa_check(vtr) is None and gold.money_unit(vtr) == "$"
     assert finqa_candidate(vtr).answer == "$643822.41"
+
+
+def test_an_average_of_money_keeps_the_scale_its_figures_state():
+    """LMT's average contribution ($385, $383 and $380 million over 3) was "Answer: $382.7"."""
+    from tjb_lib.pairs.candidates import finqa_candidate
+    lmt = real("LMT/2014/page_91.pdf-2")
+    assert gold.stated_unit(lmt) == "$ million"
+    assert finqa_candidate(lmt).answer == "$382.7 million"

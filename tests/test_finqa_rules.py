@@ -9,7 +9,7 @@ import pytest
 from tjb_lib.pairs import finqa_rules
 from tjb_lib.data import FinQAItem, FinQAStep, load_finqa
 from tjb_lib.pairs import load_split
-from tjb_lib.pairs.candidates import finqa_candidate, finqa_check, year_problem
+from tjb_lib.pairs.candidates import finqa_candidate, finqa_check, finqa_task, year_problem
 from tjb_lib.pairs.filing import figures, mid
 from tjb_lib.pairs.filing_prose import evidence_line, row_sentence, sentence_case
 from tjb_lib.pairs.finqa_voice import answer_text
@@ -347,3 +347,35 @@ def test_a_sum_of_money_carries_the_unit_its_figures_state():
     assert finqa_rules.unitless_money(record, "351")
     assert finqa_candidate(record).answer == "$351 million"
     assert not finqa_rules.unitless_money(record, "$351 million")
+
+
+def test_a_change_of_unit_follows_the_unit_the_evidence_gives():
+    """"139549 / 1000 = 139.549 in thousands" for a balance printed "$139,549" (no unit)."""
+    bare = ["Ending balance as of November 28, 2008 was $139,549."]
+    assert finqa_rules.rescaled_units("It comes to 139549 / 1000 = 139.549 in thousands.", bare)
+    assert finqa_rules.rescaled_units("It comes to 139549 / 1000 = 139.549 in millions.", bare)
+    noted = ["Ending balance was $139,549 (in thousands)."]
+    assert not finqa_rules.rescaled_units("It comes to 139549 / 1000 = 139.549 in millions.", noted)
+    said = ["SNPS acquired $8.5 million of intangible assets."]
+    assert not finqa_rules.rescaled_units("8.5 × 1000 = 8500 in thousands.", said)
+    assert finqa_rules.rescaled_units("= 29889860, or $29.9 thousand.", ["options 6,569,200"])
+    assert not finqa_rules.rescaled_units("= 29889860, or $29.9 million.", ["options 6,569,200"])
+
+
+def test_a_change_of_unit_joins_the_result_it_rescales():
+    """PKG: "The product (29889860) is 29889860 / 1000000 = 29.9 in millions." reads as a
+    template; an analyst writes "... = 29889860, or $29.9 million."."""
+    pkg = next(i for i in load_finqa() if i.id == "PKG/2002/page_52.pdf-1")
+    full = finqa_candidate(pkg).reasoning
+    assert len(full) == 1 and full[0].endswith("6569200 × 4.55 = 29889860, or $29.9 million.")
+    short = " ".join(finqa_candidate(pkg, omit={0}).reasoning)
+    assert short.endswith("29889860 / 1000000 = 29.9 million.")
+    assert finqa_rules.rescale_alone("The product (29889860) is 29889860 / 1000000 = 29.9 in "
+                                     "millions.")
+    assert not any(finqa_rules.rescale_alone(s) for s in (*full, short))
+
+
+def test_a_literal_newline_is_cleared_from_the_question():
+    pnc = next(i for i in load_finqa() if i.id == "PNC/2012/page_100.pdf-1")
+    assert "\\n" in pnc.question
+    assert finqa_task(pnc).split("\n")[0].endswith("December 31 2011?")

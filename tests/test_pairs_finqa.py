@@ -16,7 +16,7 @@ from tjb_lib.pairs import load_split
 from tjb_lib.pairs.registry import SPLITS
 from tjb_lib.pairs.candidates import finqa_check, with_unit
 from tjb_lib.pairs.filing import NUMBER, clean_line, figures, residue
-from tjb_lib.pairs.finqa_voice import answer_text, equation, op_name
+from tjb_lib.pairs.finqa_voice import answer_text, equation, op_name, rescaled_tail
 from tjb_lib.pairs.graded import omission_problems
 from tjb_lib.pairs.render import split_answer
 from tjb_lib.pairs.strip import strip_artifacts
@@ -156,9 +156,17 @@ def test_every_step_says_what_its_numbers_are(splits, fin):
     for p in splits[1]["mechanical_finqa"]:
         item = fin[p.source_id]
         said = reasoning(p.plain)
+        figs = figures(item.gold_inds, item.table)
+        k = 0
         for i in range(len(item.steps)):
-            assert any(equation(i, item.steps, percent=pc) in said[i]      # "14% ≤ 19%"
+            tail = rescaled_tail(i, item.steps, figs)       # "= 29889860, or $29.9 million."
+            if tail:
+                assert said[k - 1].endswith(tail), (p.pair_id, i, said)
+                continue
+            assert any(equation(i, item.steps, percent=pc) in said[k]      # "14% ≤ 19%"
                        for pc in (False, True)), (p.pair_id, i, said)
+            k += 1
+        assert k == len(said), (p.pair_id, said)
 
 
 def test_phrasings_vary_and_closings_are_rare_and_shared(splits):

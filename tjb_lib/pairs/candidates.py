@@ -415,7 +415,8 @@ def with_unit(item: FinQAItem, answer: str) -> str:
 
 def finqa_task(item: FinQAItem) -> str:
     lines = "\n".join(f"- {e.text}" for e in finqa_evidence(item))
-    question = sentence_case(clean_line(item.question), ticker(item)).rstrip(" ?.,")
+    question = sentence_case(clean_line(re.sub(r"\s*(?:\\+n\s*)+", " ", item.question)),
+                             ticker(item)).rstrip(" ?.,")     # a literal "\n" left in FinQA
     return f"{question}?\n\nFrom {filing_title(item)}:\n{lines}"
 
 

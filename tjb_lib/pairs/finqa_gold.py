@@ -8,7 +8,9 @@ net income), a percentage question answered by a difference and the reverse, an 
 program's result does not round to, per-share figures from figures that do not go together,
 "3122 / 408547 = 1%" (0.76%), "assuming no impact from" answered by adding the impacts, "plus
 euro" where the euro is (372), a question about one index answered from another, a return
-against a base of 100 no line gives, and "179.33 - 110.41 = 68.92%". ``gold_problem`` says
+against a base of 100 no line gives, "179.33 - 110.41 = 68.92%", "932 × 0.44 = 410.08" (a rate
+of 0.44 percent), "139549 / 1000" (a balance no line gives a unit for) and assets divided by
+the yield earned on them. ``gold_problem`` says
 which rule a record breaks; ``finqa_check`` rejects it, and the manifest counts the rejects by
 these reasons.
 """
@@ -22,7 +24,7 @@ from tjb_lib.pairs.finqa_voice import Operand, arg_text, op_name, operands, unit
 
 SIGN = "a sign dropped"
 SCALE = "thousands set against millions"
-EXPENSES = "revenue less net income read as expenses"
+EXPENSES = "revenue or assets less net income read as expenses"
 PERCENT_AS_DIFFERENCE = "a percentage question answered by a difference"
 DIFFERENCE_AS_PERCENT = "a difference question answered as a percentage"
 ROUNDING = "the answer does not round from the program's result"
@@ -39,10 +41,14 @@ CHANGE_ON_LATER = "a change divided by its later year"
 VESTED = "a vested price used for a non-vested balance"
 RANGE = "a range read as a change"
 BARE_MONEY = "a money answer no line gives a unit for"
+PERCENT_AS_NUMBER = "a percent multiplied as a whole number"
+RESCALED_UNSTATED = "a figure rescaled from a unit no line gives"
+OWN_RATE = "a figure divided by a rate on itself"
 #: every reason ``gold_problem`` gives, in the order it checks them
 REASONS = (SIGN, SCALE, EXPENSES, PERCENT_AS_DIFFERENCE, DIFFERENCE_AS_PERCENT, ROUNDING, YEAR,
            PRICE, PER_SHARE, BELOW_ONE, SIGN_FLIPPED, REMOVED_BY_ADDING, ROW_UNREAD,
-           BASE_UNSHOWN, POINTS_AS_PERCENT, CHANGE_ON_LATER, VESTED, RANGE, BARE_MONEY)
+           BASE_UNSHOWN, POINTS_AS_PERCENT, CHANGE_ON_LATER, VESTED, RANGE, BARE_MONEY,
+           PERCENT_AS_NUMBER, RESCALED_UNSTATED, OWN_RATE)
 
 _SCALES = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9,
            "billions": 1e9}
@@ -55,8 +61,8 @@ _DIFFERENCE_Q = re.compile(r"\b(?:difference|change|increase|decrease|decline|re
 _PERCENT_CHANGE_Q = re.compile(r"\b(?:percent\w*|rate)\s(?:of\s(?:the\s)?)?(?:change|increase|"
                                r"decrease|growth|decline|reduction)\b|\bgrowth rate\b", re.I)
 _CHANGE = re.compile(r"\b(?:change|increase|decrease|decline|reduction|growth)\b", re.I)
-_REVENUE = re.compile(r"\b(?:revenues?|sales)\b", re.I)
-_NET_INCOME = re.compile(r"\bnet (?:income|earnings|loss|profit)|\bprofit\b", re.I)
+_REVENUE = re.compile(r"\b(?:revenues?|sales|assets)\b", re.I)
+_NET_INCOME = re.compile(r"\bnet (?:interest )?(?:income|earnings|loss|profit)|\bprofit\b", re.I)
 _EXPENSE_Q = re.compile(r"\b(?:expenses?|costs?)\b", re.I)
 _PRICE_Q = re.compile(r"\b(?:share|stock) price|\bprice (?:per|of each) share|\baverage price\b|"
                       r"\bcost per share\b", re.I)
@@ -91,11 +97,12 @@ def _scale(fig: Figure, line: str) -> float | None:
 
 
 def stated_unit(item: FinQAItem) -> str | None:
-    """The unit a sum or difference of money keeps ("$498 million"), where every figure the
+    """The unit a sum, difference or average of money keeps ("$498 million", "$382.7
+    million" for contributions of $385, $383 and $380 million over 3), where every figure the
     program reads states the same scale ("(in millions)", "$358 million"); None otherwise (a
     ratio, a count, a scale no line gives)."""
-    if not all(op_name(st) in ("add", "minus", "subtract") for st in item.steps) \
-            or item.answer.strip().endswith("%"):
+    if not all(op_name(st) in ("add", "minus", "subtract") or _averaging(st)
+               for st in item.steps) or item.answer.strip().endswith("%"):
         return None
     read = [o.figure for _, a, b in _steps(item) for o in (a, b)
             if not o.const and o.step is None]
@@ -106,6 +113,12 @@ def stated_unit(item: FinQAItem) -> str | None:
         return None
     word = {1e3: "thousand", 1e6: "million", 1e9: "billion"}[scales.pop()]
     return f"$ {word}" if all(f.unit == "$" for f in read) else word
+
+
+def _averaging(st) -> bool:
+    """A division by a count the program states ("const_3"), not by a figure or a scale."""
+    return (op_name(st) == "divide" and st.arg2.startswith("const_")
+            and st.arg2.removeprefix("const_") not in ("100", "1000", "1000000"))
 
 
 def money_unit(item: FinQAItem) -> str | None:
@@ -229,7 +242,8 @@ def scale_clash(item: FinQAItem) -> bool:
 
 def expenses_from_net_income(item: FinQAItem) -> bool:
     """Does the program take net income from revenue and answer a question about expenses or
-    costs (the difference also holds taxes and other items)?"""
+    costs (the difference also holds taxes and other items), or net interest income from the
+    assets that earn it ("expenses associated with liabilities", 2,180,592 - 51,410)?"""
     if not _EXPENSE_Q.search(item.question):
         return False
     for op, a, b in _steps(item):
@@ -443,6 +457,51 @@ def points_as_percent(item: FinQAItem) -> bool:
             and all(o.figure is not None and o.figure.unit != "%" for o in (a, b)))
 
 
+def percent_as_number(item: FinQAItem) -> bool:
+    """A product that multiplies by a figure its line gives as a percent ("a rate of 0.44
+    percent", "932 × 0.44 = 410.08") where no step divides by 100 and the answer is no
+    percentage: the percent read as a whole number reads as a miscalculation."""
+    if item.answer.strip().endswith("%") or any(
+            op_name(st) == "divide" and _value(arg_text(st.arg2, item.steps)) == 100
+            for st in item.steps):
+        return False
+    return any(op == "multiply" and any(o.figure is not None and o.figure.unit == "%"
+                                        for o in (a, b))
+               and not any(o.const for o in (a, b))
+               for op, a, b in _steps(item))
+
+
+def rescaled_unstated(item: FinQAItem) -> bool:
+    """A figure read from a line that the program divides or multiplies by 1,000 or 1,000,000
+    while no line states the unit it is in ("139549 / 1000" for a table with no unit note):
+    whatever unit the result is given in, the lines do not bear it out."""
+    for op, a, b in _steps(item):
+        if op not in ("divide", "multiply"):
+            continue
+        scale, fig = (b, a) if b.const else (a, b)
+        if scale.const and scale.text in ("1000", "1000000") and fig.figure is not None \
+                and _scale(fig.figure, item.gold_inds[fig.figure.line][1]) is None:
+            return True
+    return False
+
+
+def divided_by_own_rate(item: FinQAItem) -> bool:
+    """A figure divided by a rate earned on that same figure ("average interest-earning assets
+    × 100 / the net interest yield on average interest-earning assets"): the quotient is no
+    amount the filing could hold (89,167,520 million of assets)."""
+    if item.answer.strip().endswith("%"):
+        return False
+    for op, a, b in _steps(item):
+        src = a.figure or (_origin(item, a.step) if a.step is not None else None)
+        if op != "divide" or src is None or b.figure is None or b.figure.unit != "%" \
+                or src.unit == "%":
+            continue
+        own = (src.row or src.name or "").lower()
+        if own and own in _name(b.figure).lower():
+            return True
+    return False
+
+
 def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
     """The first rule the record's gold program breaks (None: a careful reader reads it as a
     sound answer to its question). ``values``: every step's recomputed result."""
@@ -463,5 +522,8 @@ def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
               (CHANGE_ON_LATER, lambda: change_on_later(item)),
               (VESTED, lambda: vested_for_nonvested(item)),
               (RANGE, lambda: range_as_change(item)),
-              (BARE_MONEY, lambda: bare_money(item)))
+              (BARE_MONEY, lambda: bare_money(item)),
+              (PERCENT_AS_NUMBER, lambda: percent_as_number(item)),
+              (RESCALED_UNSTATED, lambda: rescaled_unstated(item)),
+              (OWN_RATE, lambda: divided_by_own_rate(item)))
     return next((why for why, broken in checks if broken()), None)

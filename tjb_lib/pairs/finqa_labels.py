@@ -3,8 +3,11 @@ figure is, and a step must not set a figure against one named alike.
 
 Blind readers of 5 December stopped at "Arkansas for Residential are 390668 / 438701" (a row
 label joined to its column header), "Dividing 100 by Furniture, fixtures and equipment gives
-100 / 3" (a constant over a row that names an asset, not its useful life) and "Taking tax
-credit investments (2.6) from tax credit investments (2.6)" (a thing taken from itself). A
+100 / 3" (a constant over a row that names an asset, not its useful life), "Taking tax
+credit investments (2.6) from tax credit investments (2.6)" (a thing taken from itself),
+"Dividing tax returns in 2008" (a label cut from another part of its sentence), "the change in
+The Prudential Insurance Company of America" (a company for its balance), "As a share of total
+revised" and a bare "Balance" asked as liabilities for litigation settlements. A
 record whose labels cannot be made readable is rejected by ``finqa_check`` under the reason
 ``label_problem`` gives; ``text_problems`` finds the same defects in a candidate's reasoning
 for the audit (budget 0).
@@ -22,13 +25,38 @@ GARBLED = "a header run together or cut off"
 REPEATED = "a label that repeats its own word"
 SAME_LABEL = "a step that sets a figure against one named alike"
 CONSTANT_OVER_LABEL = "a constant divided by a figure its label does not name"
+OBJECT = "a label cut from what its sentence's figure is not"
+COMPANY = "a company's name used as a figure's label"
+UNTIED = "a balance the evidence never ties to what the question asks"
+PREPOSITION = "a label that opens on a preposition"
+NO_NOUN = "a label with no noun"
 #: every reason ``label_problem`` gives, in the order it checks them
-REASONS = (SAME_LABEL, FOR_COLUMN, GARBLED, REPEATED, CONSTANT_OVER_LABEL)
+REASONS = (SAME_LABEL, FOR_COLUMN, GARBLED, REPEATED, PREPOSITION, NO_NOUN, CONSTANT_OVER_LABEL,
+           OBJECT, COMPANY, UNTIED)
+
+# "Balance as of December 31, 2008", "Ending balance": a row that says what it is only
+# under the table's title, which the gold lines do not carry
+_BALANCE = re.compile(r"^(?:(?:beginning|ending|opening|closing|total) )?balances?\b", re.I)
+_ASKED_WORDS = re.compile(r"\b(?!(?:what|were|that|this|from|with|during|between|balance|"
+                          r"ending|change|percent\w*|total|year|fiscal|period|amount|"
+                          r"millions?|thousands?|december|would|have|been)\b)[a-z]{4,}\b")
+
+# "taken on our tax returns", "a fair value of approximately": a name that is the object
+# of a preposition, or that a word other than its figure completes, not what the figure is
+_OBJECT = (r"(?:\b(?:on|in|to|from|with|by|for|under) (?:our|the|its|their) {name}\b"
+           r"|\b{name} of (?!(?:approximately |about )?\$? ?-?\d))")
+_CUT = re.compile(r"\b(?:in the amount|with a (?:fair )?value)$")    # "cash in the amount"
+# "The Prudential Insurance Company of America": a company, where the question asks its balance
+_COMPANY = re.compile(r"^(?:The )?[A-Z][\w&.,' ]*\b(?:Company|Corporation|Inc|Ltd|plc)\b")
+_MARKET_Q = re.compile(r"\b(?:index|stock|shares?|returns?|performance|cumulative|invest\w*)\b",
+                       re.I)
 
 # "Arkansas for Residential", "Warehouses for Approximate Size in square feet": a column
 # header in title case after "for"; "the percentage for LKQ Corporation" names a result.
 _FOR_COLUMN = re.compile(r"(?<!percentage)(?<!return)(?<!ratio)(?<!growth) for "
-                         r"(?!(?:the|a|an|each|every)\b)[A-Z][\w&/.'-]*")
+                         r"(?!(?:the|a|an|each|every)\b|(?:January|February|March|April|May|"
+                         r"June|July|August|September|October|November|December) \d)"
+                         r"[A-Z][\w&/.'-]*")                   # "for December 31 2011": a date
 # "Amountper Share", "December 312011", "After-Tax Gain/": words run together or a header cut
 _GARBLED = re.compile(r"\b[A-Z][a-z]+per\b|\b(?:January|February|March|April|May|June|July|"
                       r"August|September|October|November|December) \d{5,}\b|(?<=[A-Za-z])/(?= |$)")
@@ -49,6 +77,10 @@ def label_issue(label: str) -> str | None:
     words = [w for w in label.lower().split() if len(w) > 3 and w not in _MONTHS]
     if len(words) != len(set(words)):
         return REPEATED
+    if re.match(r"(?:the )?(?:for|of|in|at|to) ", label, re.I):    # "the for the fiscal year
+        return PREPOSITION                                          # ended ... of deferral"
+    if re.search(r"\b(?:revised|adjusted|reported|restated|preliminary|final)$", label, re.I):
+        return NO_NOUN                                              # "total revised"
     return None
 
 
@@ -67,7 +99,29 @@ def label_problem(item: FinQAItem) -> str | None:
                 return why
         if op_name(st) == "divide" and a.const and b.figure is not None:
             return CONSTANT_OVER_LABEL
-    return None
+        for o in (a, b):
+            f = o.figure
+            if f is not None and f.quote is not None and f.name and (
+                    _CUT.search(f.name) or re.search(_OBJECT.format(name=re.escape(f.name.lower())),
+                                                     item.gold_inds[f.line][1])):
+                return OBJECT
+            if f is not None and _COMPANY.match(_label(o)) and not _MARKET_Q.search(item.question) \
+                    and not any(g.number == 100 for g in figs):        # no index on a base of 100
+                return COMPANY
+    return UNTIED if untied_balance(item) else None
+
+
+def untied_balance(item: FinQAItem) -> bool:
+    """Every figure the program reads is a bare balance ("Balance as of December 31, 2008")
+    and no gold line says any word the question names it by ("liabilities for litigation
+    settlements", "unrecognized tax benefits"): a reader cannot tell the row answers it."""
+    figs = figures(item.gold_inds, item.table)
+    read = [o.figure for i in range(len(item.steps)) for o in operands(i, item.steps, figs)
+            if o.figure is not None]
+    if not read or not all(_BALANCE.match(f.measure or f.name or "") for f in read):
+        return False
+    shown = " ".join(t for _, t in item.gold_inds).lower()
+    return not any(w[:5] in shown for w in _ASKED_WORDS.findall(item.question.lower()))
 
 
 def reasoning_problem(reasoning: str) -> str | None:

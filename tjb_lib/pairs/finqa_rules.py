@@ -22,7 +22,9 @@ And what the blind readers of 5 December stopped at: a row label with its column
 brackets ("interest rate Collar (fair value)"), percentages compared without their sign ("14 ≤
 19"), a percentage column's cell printed without one ("% change 126.5"), an index series in
 lower case ("masco stood at 318.46"), a base of 100 no evidence line gives, and "Together, the
-combined ...".
+combined ...". Then a unit the rescaling does not give ("139549 / 1000 = 139.549 in thousands"
+for a balance printed with no unit), a change of unit as a sentence of its own ("The product
+(29889860) is 29889860 / 1000000 = 29.9 in millions.") and a literal "\\n" in the question.
 """
 from __future__ import annotations
 
@@ -80,6 +82,12 @@ _MONEY_Q = re.compile(r"\b(?:how much money|cost|paid|proceeds|expenses?|revenue
 _NOT_MONEY_Q = re.compile(r"\b(?:ratio|times|basis points|shares|per transaction|guests|return|"
                           r"index|rate|percent\w*|per (?:common )?share)\b", re.I)
 _HUNDRED = re.compile(r"(?<![\d.,])\$?100(?:\.0+)?(?![\d.,]\d)")
+_RESCALE = re.compile(r"(?<![\d.])(-?[\d.]+) ([/×]) (1000|1000000) = -?[\d.]+ (?:in )?"
+                      r"(thousand|million|billion|full)s?\b")
+_RESCALE_TAIL = re.compile(r"(?<![\d.])(-?[\d.]+), or -?\$?(-?[\d.]+) (thousand|million|billion)\b")
+_RESCALE_ALONE = re.compile(r"(?<![\d.])-?[\d.]+ / 1000(?:000)? = -?[\d.]+ "
+                            r"in (?:thousands|millions|billions)\b")
+_LEVELS = ("full", "thousand", "million", "billion")
 _LINEARISED = re.compile(r"\bis \$?\s?-?[\d,.]+\s?(?:\(\s?[\d,.]+\s?\)\s?)?;|\s;\s*$")
 
 
@@ -232,6 +240,49 @@ def base_unshown(reasoning: str, evidence: list[str]) -> bool:
     return "base of 100" in reasoning and not any(_HUNDRED.search(line) for line in evidence)
 
 
+def _evidence_level(number: str, evidence: list[str]) -> int | None:
+    """The unit (an index into ``_LEVELS``) the evidence gives ``number`` in: the scale word
+    after it ("$8.5 million") or its line's unit note ("(in thousands)"); 0 for a number no
+    line prints (a result computed from counts and prices); None: printed with no unit."""
+    for line in evidence:
+        flat = line.replace(",", "")
+        m = re.search(rf"(?<![\d.]){re.escape(number.lstrip('-'))}(?![\d]|\.\d)"
+                      rf"(?:\s?(thousand|million|billion)s?\b)?", flat)
+        if not m:
+            continue
+        note = re.search(r"\bin (thousand|million|billion)s\b", flat, re.I)
+        word = m.group(1) or (note.group(1) if note else None)
+        return _LEVELS.index(word.lower()) if word else None
+    return 0
+
+
+def rescaled_units(reasoning: str, evidence: list[str]) -> list[str]:
+    """A change of unit whose unit word does not follow from the unit the evidence gives the
+    figure ("139549 / 1000 = 139.549 in thousands" for a balance printed "$139,549" with no
+    unit; dividing by 1,000 moves thousands to millions, never full units to thousands)."""
+    found = []
+    for m in _RESCALE.finditer(reasoning):
+        start = _evidence_level(m.group(1), evidence)
+        steps = {"1000": 1, "1000000": 2}[m.group(3)]
+        if start is None or _LEVELS.index(m.group(4)) != start + (steps if m.group(2) == "/"
+                                                                   else -steps):
+            found.append(m.group(0))
+    for m in _RESCALE_TAIL.finditer(reasoning):
+        ratio = abs(float(m.group(1)) / float(m.group(2))) if float(m.group(2)) else 0
+        steps = next((k for k, r in ((1, 1e3), (2, 1e6)) if abs(ratio / r - 1) < 0.01), None)
+        start = _evidence_level(m.group(1), evidence)
+        if steps is not None and (start is None or _LEVELS.index(m.group(3)) != start + steps):
+            found.append(m.group(0))
+    return found
+
+
+def rescale_alone(reasoning: str) -> list[str]:
+    """A change of unit as a templated sentence of its own, its unit after the number as a
+    table note has it ("The product (29889860) is 29889860 / 1000000 = 29.9 in millions."):
+    an analyst writes "= 29889860, or $29.9 million"."""
+    return _RESCALE_ALONE.findall(reasoning)
+
+
 @functools.lru_cache(maxsize=1)
 def _items() -> dict[str, FinQAItem]:
     return {i.id: i for i in load_finqa()}
@@ -246,6 +297,8 @@ def pair_problems(p: Pair) -> list[str]:
     why = finqa_check(item) if item is not None else "no such FinQA record"
     if why:
         out.append(f"unusable record: {why}")
+    if "\\n" in p.task.split("\n")[0]:
+        out.append("a literal \\n left in the question")
     for side in ("plain", "cited"):
         part = parts(p, side)
         for q in quoted_subspans(part["reasoning"]):
@@ -271,7 +324,10 @@ def pair_problems(p: Pair) -> list[str]:
                              percent_dropped(reasoning, part["evidence"])),
                             ("a series in lower case", lowered_series(reasoning)),
                             ("a figure's label unreadable", label_text_problems(reasoning)),
-                            ("an index return in a template", index_template(reasoning))):
+                            ("an index return in a template", index_template(reasoning)),
+                            ("a unit the rescaling does not give",
+                             rescaled_units(reasoning, part["evidence"])),
+                            ("a change of unit on its own", rescale_alone(reasoning))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
         if base_unshown(reasoning, part["evidence"]):
             out.append(f"a base of 100 the evidence never gives ({side})")

@@ -110,10 +110,11 @@ BASE_PERCENT = (
     "{x} {is_x} a return of {eq}.",
 )
 # A change of unit by 1,000 or 1,000,000: {unit} the unit it gives ("in millions", "in
-# full"); scaling up, {scale} the unit the figure is given in ("million").
+# full"), {word} the same after a number ("29.9 million"); scaling up, {scale} the unit the
+# figure is given in ("million").
 SCALE_DOWN = (
-    "{x} {is_x} {eq} {unit}.",
-    "{x} come{v} to {eq} {unit}.",
+    "{x} {is_x} {eq} {word}.",
+    "{x} come{v} to {eq} {word}.",
 )
 SCALE_UP = (
     "{x} {be_x} {a} {scale}, or {eq} {unit}.",
@@ -446,12 +447,31 @@ def _described(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     x, y = (_brief(o, steps, figs) for o in operands(k, steps, figs))
     op = op_name(steps[k])
     if op == "add":                                  # a sum of sums: one list of what is added
+        over = _one_measure(k, steps, figs)
+        if over:                                     # "the combined other income, net for
+            m, when_ = over                          # 2016, 2017 and 2018", not a list of
+            return f"the combined {m} for {', '.join(when_[:-1])} and {when_[-1]}"   # labels
         said = _addends(k, steps, figs)
         return f"the sum of {', '.join(said[:-1])} and {said[-1]}"
     head = {"minus": "the difference between", "subtract": "the difference between",
             "add": "the sum of", "divide": "the ratio of", "multiply": "the product of"}
     joint = "to" if op == "divide" else "and"
     return f"{head.get(op, noun(k, steps, figs) + ' of')} {x} {joint} {y}"
+
+
+def _one_measure(k: int, steps: tuple[FinQAStep, ...],
+                 figs: list[Figure]) -> tuple[str, list[str]] | None:
+    """(measure, its periods in order) where every figure a sum of sums adds is one measure in
+    distinct periods; None otherwise."""
+    def read(i: int) -> list[Figure | None]:
+        return [f for o in operands(i, steps, figs)
+                for f in (read(o.step) if o.step is not None and op_name(steps[o.step]) == "add"
+                          else [o.figure])]
+    found = [what(f) if f is not None else (None, None) for f in read(k)]
+    if any(m is None or p is None for m, p in found) or len({m for m, _ in found}) != 1 \
+            or len({p for _, p in found}) != len(found):
+        return None
+    return found[0][0], sorted(p for _, p in found)
 
 
 def _addends(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> list[str]:
@@ -631,6 +651,7 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     plural = be(x) == "were"                        # "finished products ... are"
     unit = scaled(i, steps, figs) or ("", "")
     names = {"x": x, "y": y, "n": b.text, "scale": unit[0], "unit": unit[1],
+             "word": re.sub(r"^in |s$", "", unit[1]),
              "is_x": "are" if plural else "is", "be_x": "were" if plural else "was", "v": "" if plural else "s",
              "does": "do" if plural else "does",
              "a": a.text, "b": b.text, "gl": _gain(steps[i].res),
@@ -671,5 +692,26 @@ def step_sentences(steps: tuple[FinQAStep, ...], figs: list[Figure], r: random.R
     """One sentence per step not in ``omitted``, each phrasing drawn in step order (one draw
     per step, the left-out ones too)."""
     draws = [r.random() for _ in steps]
-    return tuple(step_sentence(i, steps, figs, u, omitted) for i, u in enumerate(draws)
-                 if i not in omitted)
+    out = {i: step_sentence(i, steps, figs, u, omitted) for i, u in enumerate(draws)
+           if i not in omitted}
+    for i in list(out):
+        tail = rescaled_tail(i, steps, figs)
+        if tail and i - 1 in out:                     # "... = 29889860, or $29.9 million."
+            out[i - 1] = out[i - 1].removesuffix(".") + tail
+            del out[i]
+    return tuple(out.values())
+
+
+def rescaled_tail(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str | None:
+    """Step i as an analyst adds a change of unit to the result it rescales, step i-1's
+    (", or $29.9 million."), not as a sentence of its own ("The product (29889860) is
+    29889860 / 1000000 = 29.9 in millions."); None where step i rescales no result before it."""
+    a, b = operands(i, steps, figs)
+    unit = scaled(i, steps, figs)
+    if op_name(steps[i]) != "divide" or not b.const or a.step != i - 1 or not unit \
+            or unit[1] == "in full":
+        return None
+    money = any(o.figure is not None and o.figure.unit == "$" for o in operands(i - 1, steps, figs))
+    res = steps[i].res.strip()
+    shown = (f"-${res[1:]}" if res.startswith("-") else f"${res}") if money else res
+    return f", or {shown} {re.sub(r'^in |s$', '', unit[1])}."

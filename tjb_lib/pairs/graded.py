@@ -22,9 +22,9 @@ from __future__ import annotations
 from tjb_lib.data import FinQAItem, HotpotItem
 from tjb_lib.pairs.candidates import (answer_hop, bridge_hop, finqa_candidate, finqa_task,
                                       hop_sentences, hops, hotpot_candidate, mentions, op_name)
-from tjb_lib.pairs.filing import NUMBER, clean_line, value
+from tjb_lib.pairs.filing import NUMBER, clean_line, figures, value
 from tjb_lib.pairs.standalone import short_name
-from tjb_lib.pairs.finqa_voice import equation
+from tjb_lib.pairs.finqa_voice import equation, rescaled_tail
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import MECHANICAL_CUES, render
 from tjb_lib.pairs.standalone import standalone
@@ -154,7 +154,8 @@ def omission_problems(item: FinQAItem, i: int) -> list[str]:
     """Why leaving out step i would not leave an intermediate result underived (empty: it
     would). The step is not the last, its result is an operand of a later step (which the cited
     side still shows), it computes a quantity from the filing (not a change of unit), and its
-    result is not a figure the gold lines already state."""
+    result is not a figure the gold lines already state, nor one the next step only rescales
+    (its sentence ends on the rescaled figure: "= 29889860, or $29.9 million")."""
     steps = item.steps
     problems = []
     if len(steps) < 2:
@@ -165,6 +166,8 @@ def omission_problems(item: FinQAItem, i: int) -> list[str]:
         problems.append("no later step uses its result")
     if not any(_input(a) for a in (steps[i].arg1, steps[i].arg2)) or _conversion(steps[i]):
         problems.append("not a quantity computed from the filing")
+    if i + 1 < len(steps) and rescaled_tail(i + 1, steps, figures(item.gold_inds, item.table)):
+        problems.append("the next step only changes its unit")    # one sentence says both
     shown = {value(x) for _, text in item.gold_inds for x in NUMBER.findall(clean_line(text))}
     if value(steps[i].res) in shown:
         problems.append("its result is stated in the gold lines")
