@@ -80,9 +80,10 @@ CASES = [
      item("what was the percentage change in net income ( loss ) from 2011 to 2012?",
           ("subtract1-1", "17388", "-38957", "56345"), ("divide1-2", "#0", "38957", "145%"),
           lines=SIGNED_LINE, table=SIGNED),
-     item("what was the percentage change in net income ( loss ) from 2011 to 2012?",
-          ("subtract1-1", "17388", "-38957", "56345"), ("divide1-2", "#0", "-38957", "-145%"),
-          lines=SIGNED_LINE, table=SIGNED)),
+     item("what was the change in net income ( loss ) from 2011 to 2012?",      # -145% reads
+          ("subtract1-1", "17388", "-38957", "56345"),                        # against its
+          lines=tuple((k, "( in thousands ) " + t) for k, t in SIGNED_LINE),  # base: none
+          table=SIGNED)),
     (gold.SCALE,
      item("what were the net assets acquired after the sale of the excess assets , in thousands?",
           ("subtract1-1", "1042661", "170.8", "1042490.2"), lines=PROCEEDS, table=ASSETS),
@@ -185,6 +186,10 @@ CASES = [
      real("JPM/2018/page_90.pdf-3"),
      changed("JPM/2018/page_90.pdf-3", "what was the ratio of average interest-earning assets "
              "in 2018 to those in 2017?", ("divide1-1", "2229188", "2180592", "1.02"))),
+    (gold.NEGATIVE_BASE,                            # "-16 / (-41) = 39.0%" as an increase
+     real("MRO/2003/page_84.pdf-2"),
+     changed("MRO/2003/page_84.pdf-2", "by how much did protect carrying values of excess "
+             "inventories change from 2002 to 2003?", ("subtract1-1", "-57", "-41", "-16"))),
     (gold.POINTS_AS_PERCENT,
      item("how much greater were net sales than cost of sales in 2012?",
           ("subtract1-1", "47182", "42186", "4996%")),

@@ -30,6 +30,8 @@ def real(record_id: str):
     ("NWS/2019/page_116.pdf-2", labels.PREPOSITION, None),  # "the for the fiscal year ended ..."
     ("MA/2008/page_126.pdf-2", labels.UNTIED, None),      # "Balance", asked as litigation
     ("MAS/2018/page_60.pdf-2", labels.NO_NOUN, None),     # "As a share of total revised"
+    ("PNC/2012/page_100.pdf-1", labels.UNTIED, None),     # indemnification claims asked,
+                                                          # "Private investors" read
 ])
 def test_a_label_that_names_no_figure_rejects_its_record(record_id, reason, old):
     record = real(record_id)
@@ -69,3 +71,4 @@ def test_an_index_series_or_a_named_balance_is_no_label_problem():
     its line is read."""
     assert labels.label_problem(real("BKNG/2016/page_33.pdf-4")) is None
     assert not labels.untied_balance(real("GPN/2010/page_87.pdf-1"))
+    assert not labels.untied_balance(real("PNC/2009/page_46.pdf-3"))       # "AAA/Aaa", asked

@@ -44,11 +44,12 @@ BARE_MONEY = "a money answer no line gives a unit for"
 PERCENT_AS_NUMBER = "a percent multiplied as a whole number"
 RESCALED_UNSTATED = "a figure rescaled from a unit no line gives"
 OWN_RATE = "a figure divided by a rate on itself"
+NEGATIVE_BASE = "a change divided by a negative base"
 #: every reason ``gold_problem`` gives, in the order it checks them
 REASONS = (SIGN, SCALE, EXPENSES, PERCENT_AS_DIFFERENCE, DIFFERENCE_AS_PERCENT, ROUNDING, YEAR,
            PRICE, PER_SHARE, BELOW_ONE, SIGN_FLIPPED, REMOVED_BY_ADDING, ROW_UNREAD,
            BASE_UNSHOWN, POINTS_AS_PERCENT, CHANGE_ON_LATER, VESTED, RANGE, BARE_MONEY,
-           PERCENT_AS_NUMBER, RESCALED_UNSTATED, OWN_RATE)
+           PERCENT_AS_NUMBER, RESCALED_UNSTATED, OWN_RATE, NEGATIVE_BASE)
 
 _SCALES = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9,
            "billions": 1e9}
@@ -502,6 +503,14 @@ def divided_by_own_rate(item: FinQAItem) -> bool:
     return False
 
 
+def negative_base(item: FinQAItem) -> bool:
+    """A change divided by a negative figure ("-57 - (-41) = -16", then "-16 / (-41) = 39.0%"
+    for how much a charge "increased"): the sign of the percentage reads against the move."""
+    return any(op == "divide" and a.step is not None
+               and op_name(item.steps[a.step]) in ("minus", "subtract")
+               and (_value(b.text) or 0) < 0 for op, a, b in _steps(item))
+
+
 def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
     """The first rule the record's gold program breaks (None: a careful reader reads it as a
     sound answer to its question). ``values``: every step's recomputed result."""
@@ -525,5 +534,6 @@ def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
               (BARE_MONEY, lambda: bare_money(item)),
               (PERCENT_AS_NUMBER, lambda: percent_as_number(item)),
               (RESCALED_UNSTATED, lambda: rescaled_unstated(item)),
-              (OWN_RATE, lambda: divided_by_own_rate(item)))
+              (OWN_RATE, lambda: divided_by_own_rate(item)),
+              (NEGATIVE_BASE, lambda: negative_base(item)))
     return next((why for why, broken in checks if broken()), None)

@@ -27,7 +27,7 @@ SAME_LABEL = "a step that sets a figure against one named alike"
 CONSTANT_OVER_LABEL = "a constant divided by a figure its label does not name"
 OBJECT = "a label cut from what its sentence's figure is not"
 COMPANY = "a company's name used as a figure's label"
-UNTIED = "a balance the evidence never ties to what the question asks"
+UNTIED = "a row the evidence never ties to what the question asks"
 PREPOSITION = "a label that opens on a preposition"
 NO_NOUN = "a label with no noun"
 #: every reason ``label_problem`` gives, in the order it checks them
@@ -39,7 +39,13 @@ REASONS = (SAME_LABEL, FOR_COLUMN, GARBLED, REPEATED, PREPOSITION, NO_NOUN, CONS
 _BALANCE = re.compile(r"^(?:(?:beginning|ending|opening|closing|total) )?balances?\b", re.I)
 _ASKED_WORDS = re.compile(r"\b(?!(?:what|were|that|this|from|with|during|between|balance|"
                           r"ending|change|percent\w*|total|year|fiscal|period|amount|"
-                          r"millions?|thousands?|december|would|have|been)\b)[a-z]{4,}\b")
+                          r"millions?|thousands?|december|would|have|been|what's|there|"
+                          r"which|does|much|many|based|given|considering|assuming)\b)"
+                          r"[a-z]{4,}\b")
+_GENERIC = {"balance", "balances", "beginning", "ending", "end", "total", "year", "fiscal", "the",
+            "and", "for", "net", "dec"}
+_MARKET = re.compile(r"\b(?:index|stock|returns?|roi|performance|outperform\w*|invest\w*)\b",
+                     re.I)
 
 # "taken on our tax returns", "a fair value of approximately": a name that is the object
 # of a preposition, or that a word other than its figure completes, not what the figure is
@@ -112,16 +118,26 @@ def label_problem(item: FinQAItem) -> str | None:
 
 
 def untied_balance(item: FinQAItem) -> bool:
-    """Every figure the program reads is a bare balance ("Balance as of December 31, 2008")
-    and no gold line says any word the question names it by ("liabilities for litigation
-    settlements", "unrecognized tax benefits"): a reader cannot tell the row answers it."""
+    """No gold line says any word the question names its figures by, where every figure the
+    program reads is a bare balance ("Balance as of December 31, 2008" asked as "liabilities
+    for litigation settlements") or the question names them by three words or more ("home
+    equity unresolved asserted indemnification and repurchase claims" answered from "Private
+    investors"): a reader cannot tell the rows answer it. An index on a base of 100 is
+    named by its series, not by what the question says of its return."""
     figs = figures(item.gold_inds, item.table)
     read = [o.figure for i in range(len(item.steps)) for o in operands(i, item.steps, figs)
             if o.figure is not None]
-    if not read or not all(_BALANCE.match(f.measure or f.name or "") for f in read):
-        return False
+    asked = _ASKED_WORDS.findall(_MARKET.sub(" ", item.question.lower()))
     shown = " ".join(t for _, t in item.gold_inds).lower()
-    return not any(w[:5] in shown for w in _ASKED_WORDS.findall(item.question.lower()))
+    labels = {w for f in read for w in re.findall(r"[a-z]{3,}", (f.measure or f.name or "").lower())
+              if w not in _GENERIC | _MONTHS}
+    if not read or any(w[:5] in shown for w in asked) \
+            or any(re.search(rf"\b{w}\b", item.question.lower()) for w in labels):
+        return False                                     # "AAA/Aaa" asked by its own name
+    if all(_BALANCE.match(f.measure or f.name or "") for f in read):
+        return True
+    return len(asked) >= 3 and not _MARKET.search(item.question) \
+        and not any(f.number == 100 for f in figs)
 
 
 def reasoning_problem(reasoning: str) -> str | None:

@@ -85,7 +85,7 @@ _ENTRIES = (
               "equivalent", "hotpotqa", 200, "Mechanical equivalence", 30, 2, tier_probe=True,
               explorer=True, roles=("order_gap_reference",)),
     SplitInfo("mechanical_finqa", lambda n, p: mechanical_finqa(p.finqa_mechanical, p.seed),
-              "equivalent", "finqa", 130, "Mechanical equivalence", 20, 4, explorer=True),
+              "equivalent", "finqa", 123, "Mechanical equivalence", 20, 4, explorer=True),
     SplitInfo("natural_hotpotqa", lambda n, p: natural.natural_hotpotqa(p.hotpot, p.seed),
               "equivalent", "hotpotqa", natural.SIZE, "Natural citation-looking pairs", 30, 4,
               differs="written_apart", min_differ=0.90, max_side_accuracy=0.60, tier_probe=True,
