@@ -312,13 +312,14 @@ def _with_deciding(step: str, pick: str, sents: list[str], want: set[str], other
                    keep: tuple[str, ...]) -> str:
     """The hop's step with its other supporting sentences that carry the question's relation
     (they share a question word, or name another hop's entity or the answer) restated too, in
-    the evidence's order: readers stopped where the deciding fact ("Shusett was executive
+    the evidence's order; one that adds no question word to the hop's main sentence is padding
+    ("Interstate 81 is an 855 mi highway.") and left out. Readers stopped where the deciding fact ("Shusett was executive
     producer", "Friedman is a three time Pulitzer Prize winner") was left to the evidence."""
-    said = []
+    said, covered = [], content_words(_holding(step, pick, want)) & want
     for s in sents:
         if s == pick:
             said.append(_holding(step, s, want))
-        elif content_words(s) & want or any(n.lower() in s.lower() for n in others):
+        elif (content_words(s) & want) - covered or any(n.lower() in s.lower() for n in others):
             said.append(_holding(clause(s, _first_shared(s, want), keep=keep), s, want))
     return " ".join(re.sub(r"([^.!?])$", r"\1.", x) for x in said[:-1]) + (
         " " if len(said) > 1 else "") + said[-1]
