@@ -108,7 +108,7 @@ def unlinked(item: HotpotItem) -> bool:
 
 
 # A question that asks what its entities share: the answer must be said of each.
-_IN_COMMON = re.compile(r"(?:in common|both|share|shared)", re.I)
+_IN_COMMON = re.compile(r"\b(?:in common|both|share|shared)\b", re.I)
 
 
 def with_link(item: HotpotItem) -> HotpotItem:

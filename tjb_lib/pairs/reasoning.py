@@ -294,10 +294,51 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
             target = next((n for n in nxt for s in sents if n.lower() in s.lower()), None)
             pick = _best(sents, want, target)
             out[h] = clause(pick, target or _first_shared(pick, want), keep=keep)
-        out[h] = _with_deciding(out[h], pick, [s for s in sents if s == pick or s not in used],
-                                want, others_of(h), keep)
+        out[h] = shortened(_with_deciding(out[h], pick, [s for s in sents if s == pick or s not in used],
+                                          want, others_of(h), keep), others_of(h), question)
         used.update(sents)
     return out
+
+
+# An item of a list of names ("Esther Rolle", "and June Lockhart").
+_NAME_ITEM = re.compile(r"(?:and )?[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}")
+#: a list of more names than this in a row is a full cast or roster list
+LONGEST_LIST = 4
+
+
+def long_lists(step: str) -> list[tuple[int, int]]:
+    """The runs (first, last segment at ", ") of more than ``LONGEST_LIST`` names in a row in
+    ``step``: a full cast list or roster, which a reader takes for padding. A run ends at a
+    sentence's end ("and Seth Rogen. Set in ...")."""
+    segs = step.split(", ")
+    runs, start = [], None
+    for i, seg in enumerate(segs + [""]):
+        head, stop = (re.split(r"(?<=[a-z])[.!?](?: |$)", seg, maxsplit=1)[0], True) if re.search(
+            r"(?<=[a-z])[.!?](?: |$)", seg) else (seg, False)
+        if _NAME_ITEM.fullmatch(head):
+            start = i if start is None else start
+            if not stop:
+                continue
+            i += 1
+        if start is not None and i - start > LONGEST_LIST:
+            runs.append((start, i - 1))
+        start = None
+    return runs
+
+
+def shortened(step: str, keep: list[str], question: str = "") -> str:
+    """``step`` with each full list of names (``long_lists``) cut to the names in ``keep`` (the
+    link to another hop or the answer) or in the question, and "and others": "among the
+    performers who appeared on the series were Steve Allen, Brian Dennehy and others"."""
+    segs = step.split(", ")
+    for first, last in reversed(long_lists(step)):
+        held = [x.removeprefix("and ") for x in segs[first:last + 1]
+                if any(k and k.lower() in x.lower() for k in keep)
+                or x.removeprefix("and ").lower() in question.lower()]
+        tail = re.search(r"(?<=[a-z])[.!?](?: .*)?$", segs[last])
+        segs[first:last + 1] = [", ".join(held) + " and others" + (tail.group(0) if tail else "")
+                                if held else "and others" + (tail.group(0) if tail else "")]
+    return ", ".join(segs).replace(", and others", " and others")
 
 
 def _holding(part: str, sentence: str, want: set[str]) -> str:
