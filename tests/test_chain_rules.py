@@ -7,7 +7,7 @@ import pytest
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs import chain_rules
 from tjb_lib.pairs.candidates import hotpot_candidate
-from tjb_lib.pairs.slips import SOURCE_GRAMMAR
+from tjb_lib.pairs.slips import SOURCE_GRAMMAR, answer_not_a_noun_phrase
 from tjb_lib.pairs.standalone import name_form, standalone
 
 
@@ -71,3 +71,15 @@ def test_padding_is_caught_and_left_out(items):
            "Wytheville's population was 8,211 at the 2010 census."]
     assert chain_rules.padding(old, item) == [old[0]]
     assert "855 mi" not in " ".join(hotpot_candidate(item).reasoning)
+
+
+def test_a_sentence_is_no_answer():
+    assert answer_not_a_noun_phrase("The Leonberger is a giant dog breed.")
+    assert not answer_not_a_noun_phrase("What Is Love")
+
+
+def test_a_moderate_pair_keeps_no_bare_also(items):
+    from tjb_lib.pairs.graded import necessity_problems
+    blue = items["5a7c9f325542990527d554e6"]   # "Blue is also a primary colour" once the label goes
+    assert "the kept evidence opens on an 'also' with nothing before it" in necessity_problems(
+        blue, "Innocent Records")

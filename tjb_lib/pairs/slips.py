@@ -34,9 +34,14 @@ ALSO = re.compile(r"(?<!\band )(?<!\bbut )\balso\b(?! (?:known|called|spelled|sp
 CONCLUSION = re.compile(r", so (?!.*, so ).*$", re.S)
 
 
+# An answer that is a sentence ("The Leonberger is a giant dog breed.").
+SENTENCE_ANSWER = re.compile(r"^\S+(?: \S+)* (?:is|are|was|were) \S+(?: \S+)*[.!]$")
+
+
 def answer_not_a_noun_phrase(answer: str) -> bool:
-    """An answer that opens on a participle or a preposition ("located in Olathe, Kansas")."""
-    return bool(NOT_A_NOUN_PHRASE.match(answer.strip()))
+    """An answer that opens on a participle or a preposition ("located in Olathe, Kansas"), or
+    that is a sentence ("The Leonberger is a giant dog breed.")."""
+    return bool(NOT_A_NOUN_PHRASE.match(answer.strip()) or SENTENCE_ANSWER.match(answer.strip()))
 
 
 def unbalanced(sentence: str) -> bool:
