@@ -300,25 +300,33 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
     return out
 
 
-# An item of a list of names ("Esther Rolle", "and June Lockhart").
-_NAME_ITEM = re.compile(r"(?:and )?[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}")
+# An item of a list of names ("Esther Rolle", "Brooks and Dunn", "and June Lockhart").
+_NAME = r"[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}"
+_NAME_ITEM = re.compile(rf"(?:and )?{_NAME}(?: and {_NAME})?")
+# The last item of a list, running on into the clause ("and Jankidas in lead roles", "and many
+# more", "Lady Antebellum and others", "and Yves Saint Laurent among others").
+_LAST_ITEM = re.compile(rf"(?:and )?(?P<name>{_NAME}(?: and {_NAME})?|many (?:more|others))"
+                        r"(?: and (?:many )?(?:others|more)| among others)?(?P<tail>(?: [a-z].*)?)$")
 #: a list of more names than this in a row is a full cast or roster list
 LONGEST_LIST = 4
+_STOP_AT = re.compile(r"(?<=[a-z])[.!?](?: |$)")
 
 
 def long_lists(step: str) -> list[tuple[int, int]]:
     """The runs (first, last segment at ", ") of more than ``LONGEST_LIST`` names in a row in
     ``step``: a full cast list or roster, which a reader takes for padding. A run ends at a
-    sentence's end ("and Seth Rogen. Set in ...")."""
+    sentence's end ("and Seth Rogen. Set in ...") and takes the list's last item with it ("and
+    Jankidas in lead roles")."""
     segs = step.split(", ")
     runs, start = [], None
     for i, seg in enumerate(segs + [""]):
-        head, stop = (re.split(r"(?<=[a-z])[.!?](?: |$)", seg, maxsplit=1)[0], True) if re.search(
-            r"(?<=[a-z])[.!?](?: |$)", seg) else (seg, False)
+        head = _STOP_AT.split(seg, maxsplit=1)[0]
         if _NAME_ITEM.fullmatch(head):
             start = i if start is None else start
-            if not stop:
+            if head == seg and not seg.startswith("and "):
                 continue
+            i += 1
+        elif start is not None and _LAST_ITEM.match(seg):
             i += 1
         if start is not None and i - start > LONGEST_LIST:
             runs.append((start, i - 1))
@@ -332,12 +340,17 @@ def shortened(step: str, keep: list[str], question: str = "") -> str:
     performers who appeared on the series were Steve Allen, Brian Dennehy and others"."""
     segs = step.split(", ")
     for first, last in reversed(long_lists(step)):
-        held = [x.removeprefix("and ") for x in segs[first:last + 1]
+        items = segs[first:last + 1]
+        end = _LAST_ITEM.match(_STOP_AT.split(items[-1], maxsplit=1)[0])
+        stop = _STOP_AT.search(items[-1])
+        tail = (end.group("tail") if end else "") + (items[-1][stop.start():] if stop else "")
+        if end:
+            items[-1] = end.group("name")
+        held = [x.removeprefix("and ") for x in items
                 if any(k and k.lower() in x.lower() for k in keep)
                 or x.removeprefix("and ").lower() in question.lower()]
-        tail = re.search(r"(?<=[a-z])[.!?](?: .*)?$", segs[last])
-        segs[first:last + 1] = [", ".join(held) + " and others" + (tail.group(0) if tail else "")
-                                if held else "and others" + (tail.group(0) if tail else "")]
+        segs[first:last + 1] = [", ".join(held) + " and others" + tail if held
+                                else "and others" + tail]
     return ", ".join(segs).replace(", and others", " and others")
 
 
