@@ -83,3 +83,48 @@ def test_a_moderate_pair_keeps_no_bare_also(items):
     blue = items["5a7c9f325542990527d554e6"]   # "Blue is also a primary colour" once the label goes
     assert "the kept evidence opens on an 'also' with nothing before it" in necessity_problems(
         blue, "Innocent Records")
+
+
+def test_a_full_list_of_names_is_cut_to_the_link(items):
+    from tjb_lib.pairs.reasoning import long_lists, shortened
+    cast = ("Among the performers who appeared on the series were Steve Allen, Esther Rolle, Helen "
+            "Hunt, Claude Akins, Richard Anderson, Brian Dennehy, Lawrence Pressman, and June "
+            "Lockhart in guest roles")
+    assert long_lists(cast)
+    assert shortened(cast, ["Brian Dennehy"]) == ("Among the performers who appeared on the "
+                                                  "series were Steve Allen, Brian Dennehy and "
+                                                  "others in guest roles")
+    four = "Snowdrop runs on Microsoft Windows, Nintendo Switch, PlayStation 4, and Xbox One"
+    assert not long_lists(four) and shortened(four, []) == four
+    reasoning = " ".join(hotpot_candidate(items["5a8099935542996402f6a58b"]).reasoning)
+    assert "Brian Dennehy and others" in reasoning and "June Lockhart" not in reasoning
+
+
+def test_the_audit_reads_the_chain_rules(items):
+    """``slip_rules.problems`` (the audit's reader rules, budget 0) carries every chain rule."""
+    import dataclasses
+
+    from tjb_lib.pairs import slip_rules
+    from tjb_lib.pairs.common import hotpot_meta, make_pair
+    from tjb_lib.pairs.render import render
+
+    def rules(item, reasoning):
+        c = dataclasses.replace(hotpot_candidate(chain_rules.with_link(item)), reasoning=reasoning)
+        text = render(c)
+        p = make_pair("mechanical_hotpotqa", "hotpotqa", item.id, 0, target_relation="equivalent",
+                      gold="tie", task=item.question, plain=text, cited=text, variant="t",
+                      artifact="", meta=hotpot_meta(item))
+        return {r for r, _ in slip_rules.problems(p, chain_rules.with_link(item))}
+
+    wytheville = items["5a88e605554299206df2b39c"]
+    assert "off-topic padding" in rules(wytheville, (
+        "Interstate 81 is an 855 mi highway.", "Interstate 81 is the longest Interstate highway "
+        "within the borders of Virginia, so the answer is 8,211 at the 2010 census."))
+    clark = items["5ab5499e5542992aa134a295"]
+    assert "source grammar" in rules(clark, ("Luke Stephen Clark is an English footballer who is "
+                                             "plays for Curzon Ashton, so the year is 1963.",))
+    assert "bridge never linked" in rules(items["5a7a014a5542996c55b2dccf"], ("x, so Bismarck.",))
+    assert "answer a cut name" in rules(items["5adf043b5542993a75d263d4"], ("x, so Charles Joseph.",))
+    assert "full list of names" in rules(items["5a8099935542996402f6a58b"], (
+        "Darkroom featured Steve Allen, Esther Rolle, Helen Hunt, Claude Akins, Richard Anderson, "
+        "Brian Dennehy, and June Lockhart, so the anthology is Darkroom.",))
