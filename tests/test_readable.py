@@ -9,6 +9,7 @@ import pytest
 
 from tjb_lib.pairs import readable
 from tjb_lib.data import load_hotpotqa
+from tjb_lib.pairs.chain_rules import with_link
 from tjb_lib.pairs.candidates import hop_sentences, hops, hotpot_candidate
 from tjb_lib.pairs.common import hotpot_meta, make_pair
 from tjb_lib.pairs.conflicts import gold_unsupported
@@ -23,7 +24,7 @@ SEASON = Entity("2009 Cleveland Browns season", False, None, frozenset({"season"
 
 @pytest.fixture(scope="module")
 def items():
-    return {i.id: i for i in load_hotpotqa()}
+    return {i.id: with_link(i) for i in load_hotpotqa()}   # as the builders read them
 
 
 def pair(item, reasoning: str | None = None):

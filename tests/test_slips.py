@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from tjb_lib.data import load_hotpotqa
+from tjb_lib.pairs.chain_rules import with_link
 from tjb_lib.pairs import capitals, slip_rules, slips
 from tjb_lib.pairs.candidates import hotpot_candidate, usable
 from tjb_lib.pairs.common import hotpot_meta, make_pair
@@ -16,7 +17,7 @@ from tjb_lib.pairs.standalone import standalone
 
 @pytest.fixture(scope="module")
 def items():
-    return {i.id: i for i in load_hotpotqa()}
+    return {i.id: with_link(i) for i in load_hotpotqa()}   # as the builders read them
 
 
 def pair(item, plain: str, cited: str | None = None):

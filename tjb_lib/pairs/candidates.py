@@ -104,7 +104,8 @@ def reasoning_problems(item: HotpotItem) -> list[str]:
     return ([f"no compared value for {h!r}" for h in missing_values(item, support)]
             + [f"the reasoning never uses {h!r}" for h in unused_hops(item, support, said)]
             + [f"the step of {h!r} ends on an abbreviation and runs into the next"
-               for h, step in said.items() if re.search(r"\b(?:[A-Z]\.)+[A-Z]$", step)])
+               for h, step in said.items()
+               if re.search(r"\b(?:[A-Z]\.)+[A-Z]$|\b(?:Jr|Sr|Inc|Ltd|Co|Dr|St)\.?$", step)])
 
 
 def _evidence(item: HotpotItem, title: str, sid: int) -> Evidence:

@@ -23,6 +23,7 @@ from tjb_lib.data import FinQAItem, HotpotItem
 from tjb_lib.pairs.candidates import (answer_hop, bridge_hop, finqa_candidate, finqa_task,
                                       hop_sentences, hops, hotpot_candidate, mentions, op_name)
 from tjb_lib.pairs.filing import NUMBER, clean_line, figures, value
+from tjb_lib.pairs.slips import ALSO
 from tjb_lib.pairs.standalone import short_name
 from tjb_lib.pairs.finqa_voice import equation, rescaled_tail
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
@@ -84,6 +85,8 @@ def necessity_problems(item: HotpotItem, drop: str, weak: int | None = None) -> 
                 problems.append(f"the question names the kept hop {short_name(h)!r}")
         if not any(item.answer.strip().lower() in s.lower() for s in kept):
             problems.append("the kept evidence does not state the answer")
+    if kept and ALSO.search(kept[0]):
+        problems.append("the kept evidence opens on an 'also' with nothing before it")
     if weak is not None:
         sent = standalone(item, drop, weak) or ""
         if mentions(sent, item.answer) or any(mentions(sent, short_name(h)) for h in kept_hops):

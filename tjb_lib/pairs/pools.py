@@ -18,6 +18,7 @@ from tjb_lib.data import (FINQA_UNBIASED, FinQAItem, HotpotItem, HumanEvalProble
                           load_hotpotqa, load_humaneval)
 from tjb_lib.pairs.candidates import (finqa_check, hotpot_candidate, is_clean, reasoning_problems,
                                       usable)
+from tjb_lib.pairs.chain_rules import item_problems, with_link
 from tjb_lib.pairs.common import rng
 from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
 from tjb_lib.pairs.slips import answer_not_a_noun_phrase
@@ -46,7 +47,8 @@ class Pools:
 
 
 def allocate(seed: int) -> Pools:
-    all_hot = load_hotpotqa()
+    all_hot = [with_link(i) for i in load_hotpotqa()]
+    linked = sum(i.supporting_facts != j.supporting_facts for i, j in zip(load_hotpotqa(), all_hot))
     standing = [i for i in all_hot if usable(i)]
     no_noun = [i for i in standing if answer_not_a_noun_phrase(i.answer)]
     standing = [i for i in standing if i not in no_noun]
@@ -60,6 +62,10 @@ def allocate(seed: int) -> Pools:
     undecided_by = collections.Counter(
         next(k for k in ("no compared value", "never uses", "abbreviation") if k in w)
         for i in undecided for w in why_undecided[i.id][:1])
+    why_unsound = {i.id: item_problems(i) for i in standing}
+    unsound = [i for i in standing if why_unsound[i.id]]
+    standing = [i for i in standing if not why_unsound[i.id]]
+    unsound_by = collections.Counter(why_unsound[i.id][0] for i in unsound)
     hot = [i for i in standing if is_clean(hotpot_candidate(i, rng(seed, "voice", i.id)))]
     rng(seed, "hotpotqa", "order").shuffle(hot)
     mech = hot[:N_MECHANICAL]
@@ -105,13 +111,16 @@ def allocate(seed: int) -> Pools:
     rejects = {
         "hotpotqa": {"records": len(all_hot),
                      "not_standalone": (len(all_hot) - len(standing) - len(contradicted)
-                                        - len(unsupported) - len(undecided) - len(no_noun)),
+                                        - len(unsupported) - len(undecided) - len(no_noun)
+                                        - len(unsound)),
                      "answer_not_a_noun_phrase": len(no_noun),
                      "gold_contradicted": len(contradicted),
                      "gold_unsupported": len(unsupported),
                      "comparison_without_both_values": undecided_by["no compared value"],
                      "hop_never_used_by_the_reasoning": undecided_by["never uses"],
                      "step_running_into_the_next": undecided_by["abbreviation"],
+                     "bridge_linked_by_a_paragraph_sentence": linked,
+                     "chain_unsound": dict(sorted(unsound_by.items())),
                      "with_display_syntax": len(standing) - len(hot),
                      "moderate_examined": len(examined),
                      "moderate_without_a_necessary_hop": len(examined) - len(moderate)},

@@ -294,10 +294,64 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
             target = next((n for n in nxt for s in sents if n.lower() in s.lower()), None)
             pick = _best(sents, want, target)
             out[h] = clause(pick, target or _first_shared(pick, want), keep=keep)
-        out[h] = _with_deciding(out[h], pick, [s for s in sents if s == pick or s not in used],
-                                want, others_of(h), keep)
+        out[h] = shortened(_with_deciding(out[h], pick, [s for s in sents if s == pick or s not in used],
+                                          want, others_of(h), keep), others_of(h), question)
         used.update(sents)
     return out
+
+
+# An item of a list of names ("Esther Rolle", "Brooks and Dunn", "and June Lockhart").
+_NAME = r"[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}"
+_NAME_ITEM = re.compile(rf"(?:and )?{_NAME}(?: and {_NAME})?")
+# The last item of a list, running on into the clause ("and Jankidas in lead roles", "and many
+# more", "Lady Antebellum and others", "and Yves Saint Laurent among others").
+_LAST_ITEM = re.compile(rf"(?:and )?(?P<name>{_NAME}(?: and {_NAME})?|many (?:more|others))"
+                        r"(?: and (?:many )?(?:others|more)| among others)?(?P<tail>(?: [a-z].*)?)$")
+#: a list of more names than this in a row is a full cast or roster list
+LONGEST_LIST = 4
+_STOP_AT = re.compile(r"(?<=[a-z])[.!?](?: |$)")
+
+
+def long_lists(step: str) -> list[tuple[int, int]]:
+    """The runs (first, last segment at ", ") of more than ``LONGEST_LIST`` names in a row in
+    ``step``: a full cast list or roster, which a reader takes for padding. A run ends at a
+    sentence's end ("and Seth Rogen. Set in ...") and takes the list's last item with it ("and
+    Jankidas in lead roles")."""
+    segs = step.split(", ")
+    runs, start = [], None
+    for i, seg in enumerate(segs + [""]):
+        head = _STOP_AT.split(seg, maxsplit=1)[0]
+        if _NAME_ITEM.fullmatch(head):
+            start = i if start is None else start
+            if head == seg and not seg.startswith("and "):
+                continue
+            i += 1
+        elif start is not None and _LAST_ITEM.match(seg):
+            i += 1
+        if start is not None and i - start > LONGEST_LIST:
+            runs.append((start, i - 1))
+        start = None
+    return runs
+
+
+def shortened(step: str, keep: list[str], question: str = "") -> str:
+    """``step`` with each full list of names (``long_lists``) cut to the names in ``keep`` (the
+    link to another hop or the answer) or in the question, and "and others": "among the
+    performers who appeared on the series were Steve Allen, Brian Dennehy and others"."""
+    segs = step.split(", ")
+    for first, last in reversed(long_lists(step)):
+        items = segs[first:last + 1]
+        end = _LAST_ITEM.match(_STOP_AT.split(items[-1], maxsplit=1)[0])
+        stop = _STOP_AT.search(items[-1])
+        tail = (end.group("tail") if end else "") + (items[-1][stop.start():] if stop else "")
+        if end:
+            items[-1] = end.group("name")
+        held = [x.removeprefix("and ") for x in items
+                if any(k and k.lower() in x.lower() for k in keep)
+                or x.removeprefix("and ").lower() in question.lower()]
+        segs[first:last + 1] = [", ".join(held) + " and others" + tail if held
+                                else "and others" + tail]
+    return ", ".join(segs).replace(", and others", " and others")
 
 
 def _holding(part: str, sentence: str, want: set[str]) -> str:
@@ -312,13 +366,14 @@ def _with_deciding(step: str, pick: str, sents: list[str], want: set[str], other
                    keep: tuple[str, ...]) -> str:
     """The hop's step with its other supporting sentences that carry the question's relation
     (they share a question word, or name another hop's entity or the answer) restated too, in
-    the evidence's order: readers stopped where the deciding fact ("Shusett was executive
+    the evidence's order; one that adds no question word to the hop's main sentence is padding
+    ("Interstate 81 is an 855 mi highway.") and left out. Readers stopped where the deciding fact ("Shusett was executive
     producer", "Friedman is a three time Pulitzer Prize winner") was left to the evidence."""
-    said = []
+    said, covered = [], content_words(_holding(step, pick, want)) & want
     for s in sents:
         if s == pick:
             said.append(_holding(step, s, want))
-        elif content_words(s) & want or any(n.lower() in s.lower() for n in others):
+        elif (content_words(s) & want) - covered or any(n.lower() in s.lower() for n in others):
             said.append(_holding(clause(s, _first_shared(s, want), keep=keep), s, want))
     return " ".join(re.sub(r"([^.!?])$", r"\1.", x) for x in said[:-1]) + (
         " " if len(said) > 1 else "") + said[-1]

@@ -3,10 +3,11 @@ zero. Apart from ``slips`` because counting reads the candidate's sentences (``c
 the repairs (``standalone``), which import the builders that ``slips`` serves."""
 from __future__ import annotations
 
-from tjb_lib.pairs import capitals
+from tjb_lib.pairs import capitals, chain_rules
 from tjb_lib.pairs.coherence import parts, sentences
-from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_LIST,
-                                 STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
+from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
+                                 SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
+from tjb_lib.pairs.reasoning import long_lists
 from tjb_lib.pairs.standalone import BROKEN_CLAUSE, DECIMAL_COMMA, unglued
 from tjb_lib.records import Pair
 
@@ -53,4 +54,24 @@ def problems(p: Pair, item) -> list[tuple[str, str]]:
                 out.append(("stray article", s))
         if bare_also(part["reasoning"]):
             out.append(("bare also", sentences(part["reasoning"])[0]))
+    return out + chain_problems(p, item)
+
+
+def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
+    """(rule, text) for the chain rules (``chain_rules``) on either side of a HotpotQA pair: the
+    item's own (an unlinked bridge, a cut name, a comparison against its values), a page title
+    used as a name, the source's broken grammar, and padding in the reasoning (a clause that adds
+    nothing, a full list of names)."""
+    out = [(why, item.answer) for why in chain_rules.item_problems(item)]
+    for side in ("plain", "cited"):
+        part = parts(p, side)
+        for s in sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]])):
+            out += [("title as a name", s) for _ in chain_rules.nameless_titles(s, item)]
+            if SOURCE_GRAMMAR.search(s):
+                out.append(("source grammar", s))
+        said = sentences(CONCLUSION.sub("", part["reasoning"]))
+        out += [("full list of names", s) for s in said if long_lists(s)]
+        out += [("off-topic padding", c)
+                for c in chain_rules.padding(
+                    [c for s in said for c in chain_rules.clauses(s)], item)]
     return out

@@ -23,6 +23,10 @@ GLUED = re.compile(r"\b(?:than|and|the|of|in|on|for|with|from|to|since|by|at)\d|
 # An answer that opens on a participle or a preposition: no noun phrase.
 NOT_A_NOUN_PHRASE = re.compile(r"^(?:located|based|born|known|situated|founded|made|called|"
                                r"named|in|at|on|from|by|near|within)\b", re.I)
+# The source's broken grammar: a doubled verb ("who is plays"), a quote closed twice around a
+# title's year ('"The Lego Batman Movie" (2017)".'), a doubled quote.
+SOURCE_GRAMMAR = re.compile(r"\b(?:is|was|are|were) (?:is|was|are|were|plays|has|does)\b"
+                            r"|\"\s\(\d{4}\)\"|\"\"|“”|””")
 STRAY_ARTICLE = re.compile(r"\b(?:[Aa]n?|[Tt]he) (?:an?|the)\b")
 # "also" save after "and" or "but" and in a name's other name ("also known as", "also called").
 ALSO = re.compile(r"(?<!\band )(?<!\bbut )\balso\b(?! (?:known|called|spelled|spelt|referred to as))", re.I)
@@ -30,9 +34,14 @@ ALSO = re.compile(r"(?<!\band )(?<!\bbut )\balso\b(?! (?:known|called|spelled|sp
 CONCLUSION = re.compile(r", so (?!.*, so ).*$", re.S)
 
 
+# An answer that is a sentence ("The Leonberger is a giant dog breed.").
+SENTENCE_ANSWER = re.compile(r"^\S+(?: \S+)* (?:is|are|was|were) \S+(?: \S+)*[.!]$")
+
+
 def answer_not_a_noun_phrase(answer: str) -> bool:
-    """An answer that opens on a participle or a preposition ("located in Olathe, Kansas")."""
-    return bool(NOT_A_NOUN_PHRASE.match(answer.strip()))
+    """An answer that opens on a participle or a preposition ("located in Olathe, Kansas"), or
+    that is a sentence ("The Leonberger is a giant dog breed.")."""
+    return bool(NOT_A_NOUN_PHRASE.match(answer.strip()) or SENTENCE_ANSWER.match(answer.strip()))
 
 
 def unbalanced(sentence: str) -> bool:

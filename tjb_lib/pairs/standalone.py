@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from tjb_lib.data import HotpotItem
+from tjb_lib.pairs.slips import SOURCE_GRAMMAR
 from tjb_lib.text import MONTHS
 from tjb_lib.text import sentences as split_sentences
 
@@ -143,7 +144,9 @@ def clean(text: str) -> str | None:
     t = re.sub(r"\(\s+", "(", t)
     t = re.sub(r"\s{2,}", " ", t).strip()
     t = DECIMAL_COMMA.sub(r"\1.\2 ", t)                     # "5,2 billion" -> "5.2 billion"
-    if (not t or _DOUBLED_NAME.search(t) or BROKEN_CLAUSE.search(t) or re.search(r"[a-z]{3,}\. [a-z]", t)
+    t = re.sub(r"\b(?:is|was) (plays|has|does)\b", r"\1", t)     # "who is plays" -> "who plays"
+    t = re.sub(r'(" \(\d{4}\))"', r"\1", t)                     # '"Title" (2017)".' -> '(2017).'
+    if (not t or _DOUBLED_NAME.search(t) or SOURCE_GRAMMAR.search(t) or BROKEN_CLAUSE.search(t) or re.search(r"[a-z]{3,}\. [a-z]", t)
             or t.count("(") != t.count(")") or t.count("[") != t.count("]")
             or re.match(r"(?:[Ii]s|[Ww]as|[Aa]re|[Ww]ere) [a-z]", t)   # no subject: "() is a city"
             or t.count('"') % 2 or t.count("“") != t.count("”") or t[-1] not in ".!?\"”'"
@@ -197,7 +200,9 @@ _OF_SUBJECT = re.compile(r"^(?P<name>.+?) (?:career statistics|discography|filmo
                          r"bibliography|videography|awards and nominations|singles discography)$"
                          r"|^List of (?:songs|works|films|awards)[^,]* by (?P<by>.+)$")
 _NAMELESS = re.compile(r"^(?:Lists? of|History of|Timeline of|Index of|Outline of|Glossary of|"
-                       r"Comparison of|Demographics of|Economy of|Culture of|Geography of)\b", re.I)
+                       r"Comparison of|Demographics of|Economy of|Culture of|Geography of|"
+                       r"Filming of|Production of|Development of|Reception of|Making of|"
+                       r"Casting of|Music of|Adaptations of)\b|\bin the \d{4}s$", re.I)
 # A season page ("2009 Cleveland Browns season"): the season is named, its team is not.
 _SEASON = re.compile(r"^\d{4}(?:[–-]\d{2,4})? .+ season$")
 # Lower-case words that may sit inside a proper name ("Battle of the Burbia River").
