@@ -47,7 +47,9 @@ def test_faults_figures(tmp_path, capsys):
     assert budget["c8"]["calls"] >= budget["c1"]["calls"] - 8
     assert budget["cached_2M"]["calls"] <= budget["c1"]["calls"] + 1  # not free: 200 before
     assert budget["zero"]["calls"] == budget["c1"]["calls"]  # zero usage: 200 calls before
-    assert budget["claude_zero"]["calls"] == budget["claude"]["calls"]
+    # zero usage is settled at our token estimate, an honest reply at the emulator's count:
+    # one call apart at most, never the runaway it once was
+    assert abs(budget["claude_zero"]["calls"] - budget["claude"]["calls"]) <= 1
     assert m["parser"]["worst_cpu_s"] <= 1.0
     assert all(b["unparsed"] for b in m["parser"]["big"].values())
     assert m["parser"]["big"]["10MB"]["cpu_s"] <= 0.2 and m["parser"]["big"]["10MB"]["peak_mb"] <= 100
