@@ -60,14 +60,14 @@ $(VLLM_STAMP): constraints-vllm.txt
 	touch $@
 
 test: setup
-	$(BIN)/python -m pytest -q -rs --durations=15 -m "not peers"
+	$(BIN)/python -m pytest -q -rfEs --durations=15 -m "not peers"
 
 test-fast: setup
-	$(BIN)/python -m pytest -q -rs -m "not slow and not peers"
+	$(BIN)/python -m pytest -q -rfEs -m "not slow and not peers"
 
 # the tests that talk to a real vLLM server (one server for the session, ~2.5 min to start)
 test-peers: setup $(VLLM_READY)
-	$(BIN)/python -m pytest -q -rs -m peers
+	$(BIN)/python -m pytest -q -rfEs -m peers
 
 splits: setup
 	$(BIN)/python -m tjb_lib build

@@ -46,10 +46,9 @@ def test_faults_figures(tmp_path, capsys):
     assert all(b["exit"] == 1 for b in budget.values())  # each stopped by the budget
     assert budget["c8"]["calls"] >= budget["c1"]["calls"] - 8
     assert budget["cached_2M"]["calls"] <= budget["c1"]["calls"] + 1  # not free: 200 before
-    assert budget["zero"]["calls"] == budget["c1"]["calls"]  # zero usage: 200 calls before
-    # zero usage is settled at our token estimate, an honest reply at the emulator's count:
-    # one call apart at most, never the runaway it once was
-    assert abs(budget["claude_zero"]["calls"] - budget["claude"]["calls"]) <= 1
+    # zero usage (200 calls before) costs each call its reservation: never a call past honest
+    assert 0 < budget["zero"]["calls"] <= budget["c1"]["calls"]
+    assert 0 < budget["claude_zero"]["calls"] <= budget["claude"]["calls"]
     assert m["parser"]["worst_cpu_s"] <= 1.0
     assert all(b["unparsed"] for b in m["parser"]["big"].values())
     assert m["parser"]["big"]["10MB"]["cpu_s"] <= 0.2 and m["parser"]["big"]["10MB"]["peak_mb"] <= 100

@@ -53,11 +53,14 @@ def test_planted_rates_come_back_within_the_intervals(drawn):
     # the unparsed share beside every rate recovers its planted 10%: pooled, and in most cells
     pooled = metrics.decision_rates(rows, ()).iloc[0]
     assert pooled["unparsed_low"] <= 10 <= pooled["unparsed_high"]
-    share = metrics.decision_rates(rows, ("split", "protocol", "level"))
+    # a reply's fate is drawn per request: identical candidates (position_control) make both
+    # orders one request, which an interval over the cell's comparisons would count twice
+    calls = rows.assign(request=rows["request_hashes"].astype(str)).drop_duplicates(
+        ["split", "protocol", "level", "request"])
+    assert len(calls) < len(rows)
+    share = metrics.decision_rates(calls, ("split", "protocol", "level"))
     inside = (share["unparsed_low"] <= 10) & (10 <= share["unparsed_high"])
-    # cells hold 10 to 60 comparisons and a pair's two orders share one call's fate, so an
-    # interval over comparisons undercovers a cell: 10 of 14 cells on the splits of 6 December
-    assert inside.mean() >= 2 / 3, share.to_string()
+    assert inside.mean() >= 0.75, share.to_string()
     # the position bias is planted: a fifth of calls answer slot A on identical candidates
     a16 = r.loc[(r["table"] == "table_a16") & (r["metric"] == "first_position_win")]
     assert len(a16) == 2 and (a16["planted"] > 20).all()

@@ -11,7 +11,7 @@ raises ``BatchError``. Batch mode is for
 the judges whose provider declares a batch API (``Provider.batch``); each API's own wire format
 is its ``batch_api`` module (``openai_batch``, ``anthropic_batch``). With a budget, a batch is
 charged at its worst case before it is submitted (refused when that would pass the budget) and
-settled when it is collected, each line at the floor a real-time call has (``budget.call_usd``).
+settled when it is collected, each line as a real-time call is (``budget.call_usd``).
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ recorded as failed). After the call the reservation is replaced by what the repl
 that usage held to what the call could use (``bounded``) and never below our own count of the
 prompt and of the reply's text (``counted``): a server cannot make a call cost less than what it
 visibly read and wrote, nor more than its reservation, and an ok reply that reports no usage
-counts as its reservation (``call_usd``, the one rule for a real-time call and a batch line
+(or zero prompt tokens) counts as its reservation (``call_usd``, the one rule for a real-time call and a batch line
 alike). Calls answered from the store cost nothing and are never reserved.
 
 The limit and a ledger file travel in the environment (``TJB_BUDGET_USD``,
@@ -202,7 +202,7 @@ class Budget:
     def settle_batch(self, charged: float | None, model: str,
                      results: Iterable[tuple[Request, Response]]) -> float:
         """Replace a batch's charge by what its results cost, each (request, result) at
-        ``call_usd`` as a real-time call is (so zero usage on every line still costs the floor),
+        ``call_usd`` as a real-time call is (so zero usage on every line costs its worst case),
         never more than it was charged. ``charged`` None: the batch was charged by an earlier
         process (a killed run's batch collected now), so its results' cost is added, unchecked:
         they are paid, and the next call or batch is refused if they took the spend past the
@@ -226,10 +226,13 @@ def _cost(model: str, n_in: int, n_out: int, batch: bool) -> float:
 
 def call_usd(model: str, request: Request, response: Response, batch: bool = False) -> float:
     """What one call is counted at, in real time or as a batch line: an ok reply that says
-    nothing of its usage at the most the call could cost, any other at its ``counted`` usage
-    (held to the call's bounds and never below our own count of its prompt and reply)."""
-    if response.status == "ok" and (response.input_tokens is None
-                                    or response.output_tokens is None):
+    nothing of its usage, or says it read no prompt at all (zero input tokens, which no
+    provider bills for a prompt it answered: a proxy that strips usage), at the most the call
+    could cost; any other at its ``counted`` usage (held to the call's bounds and never below
+    our own count of its prompt and reply). Our count is a floor, not the provider's
+    tokenizer, so a reply that gives no count is never settled below what it may be billed."""
+    no_count = not response.input_tokens or response.output_tokens is None  # None or 0
+    if response.status == "ok" and no_count:
         return _cost(model, *worst_case_tokens(request), batch=batch)
     return response_cost(model, counted(request, response), batch=batch)
 
