@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from tjb_lib.pairs.phrasing import echoed_noun, respelt
 from tjb_lib.pairs.reasoning import unstopped
 from tjb_lib.pairs.slips import GLUED
 from tjb_lib.text import MONTHS
@@ -204,11 +205,13 @@ def _noun_is(noun: str, answer: str) -> str | None:
     return f"the {noun} {'are' if plural else 'is'} {answer}"
 
 
-def statement(question: str, answer: str, avoid: tuple[str, ...] = ()) -> str:
+def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str = "") -> str:
     """The claim the reasoning closes on: the answer in the question's words (no stop), in the
     first form that fits and names none of ``avoid`` (a hop one side of the pair drops: its
     name would refer to evidence that side does not show). A question with a word glued to the
-    next (``slips.GLUED``) is not echoed."""
+    next (``slips.GLUED``) is not echoed; a noun the answer does not fit (``phrasing.echoed_noun``:
+    "the sport is paracyclist") gives way to the next form, and a question's misspelt word is
+    respelt ("the monach" -> "the monarch"). ``text``: the item's paragraphs."""
     if GLUED.search(question):            # "formed in2014", "thanKing Horse": never echoed
         forms = []
     elif answer.lower() in ("yes", "no"):
@@ -217,15 +220,15 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = ()) -> str:
         noun = sought_noun(question)
         forms = [subject_question(question, answer), what_is(question, answer),
                  when(question, answer), where(question, answer),
-                 _noun_is(noun, answer) if noun else None]
-    for said in forms:
+                 _noun_is(noun, answer) if noun and not echoed_noun(noun, answer, text) else None]
+    for said in map(respelt, filter(None, forms)):
         if said and not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", said, re.I)
                             and n.lower() not in answer.lower() for n in avoid):
             return said
     return f"the answer is {answer}"
 
 
-def close(step: str, question: str, answer: str, avoid: tuple[str, ...] = ()) -> str:
+def close(step: str, question: str, answer: str, avoid: tuple[str, ...] = (), text: str = "") -> str:
     """The last step with the claim it decides joined on, as one sentence."""
-    said = statement(question, answer, avoid)
+    said = statement(question, answer, avoid, text)
     return re.sub(r"([.!?])\.$", r"\1", f"{unstopped(step)}, so {said}.")

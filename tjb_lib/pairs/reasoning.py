@@ -16,6 +16,7 @@ import re
 
 from tjb_lib.data import HotpotItem
 from tjb_lib.pairs import capitals, voice
+from tjb_lib.pairs.phrasing import mutual, repaired_source, without_asides
 from tjb_lib.pairs.standalone import VERB, entity_of, pieces, short_name
 from tjb_lib.text import MONTHS, YEAR, words
 from tjb_lib.text import sentences as split_sentences
@@ -40,7 +41,7 @@ def content_words(text: str) -> set[str]:
 
 def _drop_asides(text: str, *keep: str | None) -> str:
     """Parenthetical asides removed (pronunciations, dates, alternative names), except those
-    that hold one of ``keep``."""
+    that hold one of ``keep``; what the removal leaves broken ('meaning " mouth"') repaired."""
     wanted = [k for k in keep if k]
     prev = None
     while prev != text:
@@ -48,7 +49,7 @@ def _drop_asides(text: str, *keep: str | None) -> str:
         text = re.sub(r"\s*\(([^()]*)\)", lambda m: m.group(0) if any(
             k in m.group(1) for k in wanted) else "", text)
     text = re.sub(r"^([^,]+), (is|was|are|were) ", r"\1 \2 ", text)   # "X (aside), is" -> "X is"
-    return re.sub(r"\s+([,.;:])", r"\1", text)
+    return repaired_source(re.sub(r"\s+([,.;:])(?!\d)", r"\1", text))   # not before ".300"
 
 
 # An opening participle phrase: "Dubbed the ...", "Written by ...", "Born in ..." (not a name
@@ -294,9 +295,24 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
             target = next((n for n in nxt for s in sents if n.lower() in s.lower()), None)
             pick = _best(sents, want, target)
             out[h] = clause(pick, target or _first_shared(pick, want), keep=keep)
-        out[h] = shortened(_with_deciding(out[h], pick, [s for s in sents if s == pick or s not in used],
-                                          want, others_of(h), keep), others_of(h), question)
+        out[h] = without_asides(shortened(_with_deciding(
+            out[h], pick, [s for s in sents if s == pick or s not in used], want, others_of(h), keep),
+            others_of(h), question), others_of(h))
         used.update(sents)
+    return once_each_way(out)
+
+
+def once_each_way(out: dict[str, str]) -> dict[str, str]:
+    """The steps with a sentence left out that states, the other way round, a relation an
+    earlier step states ("Boss Bailey is the brother of ... Champ Bailey" after "Champ Bailey
+    is the brother of ... Boss Bailey"), where its step keeps a sentence of its own."""
+    said: list[str] = []
+    for h, step in out.items():
+        mine = split_sentences(step)
+        twice = set(mutual(said + mine)) & set(mine)
+        if twice and len(twice) < len(mine):
+            out[h] = " ".join(x for x in mine if x not in twice).rstrip(" .")
+        said += split_sentences(out[h])
     return out
 
 
@@ -445,16 +461,20 @@ _COMMON_OPENERS = frozenset("The A An Most Many Some Several All Both Each Every
 
 
 def joined(r: random.Random, steps: list[tuple[str, str]], shown: list[str],
-           apart: frozenset[str] = frozenset(), text: str = "") -> tuple[str, ...]:
+           apart: frozenset[str] = frozenset(), text: str = "",
+           item: HotpotItem | None = None) -> tuple[str, ...]:
     """The reasoning's sentences from its (hop, step) pairs in chain order, a sentence that
     restates a shown evidence line word for word joined to the next by a semicolon ("The score
     ... was composed by Jerry Goldsmith; Dan O'Bannon wrote ..."): it reasons on from the fact
-    instead of repeating the line. A stock lead-in ("Note that ...") did that job and read as a
-    template to blind readers, so it is kept only for a hop in ``apart`` (one the other side of
-    the pair drops), which is joined within itself alone so that the sentences both sides share
-    are joined alike, and whose last sentence has nothing of its own to join. ``text`` (the
+    instead of repeating the line. A hop in ``apart`` (one the other side of the pair drops) is
+    joined within itself alone, so that the sentences both sides share are joined alike; its
+    last restated line, with nothing of its own to join, is restated without a part the
+    ``item``'s question does not ask about (``trimmed``) or with a person's surname for the full
+    name (``surnamed``): a stock lead-in ("Note that ...", ``voice.RESTATED_STEPS``) read as a
+    template to blind readers (b10) and is left for a line that neither changes. ``text`` (the
     item's own, ``capitals.item_text``) decides whether a joined sentence's first word is a
     name that keeps its capital."""
+    want = content_words(item.question) if item else set()
     restated = {tuple(words(x)) for line in shown for x in (line, *split_sentences(line))}
     verbatim = lambda s: tuple(words(s)) in restated and s.endswith(".")  # noqa: E731
     lanes: dict[str, list[tuple[int, str]]] = {}
@@ -464,19 +484,49 @@ def joined(r: random.Random, steps: list[tuple[str, str]], shown: list[str],
             lane[-1] = (at, f"{lane[-1][1][:-1]}; {_lowered(s, text)}")
         else:
             lane.append((at, s))
-    out = sorted(x for lane in lanes.values() for x in lane)
-    return tuple(_introduced(r, s, text) if verbatim(s) else s for _, s in out)
+    figures = bool(item and (_DATE_CUES.search(item.question) or _QUANTITY_CUES.search(item.question)))
+    out = []
+    for at, hop, s in sorted((at, hop, s) for hop, lane in lanes.items() for at, s in lane):
+        if verbatim(s):
+            s = trimmed(s, want, figures)
+        if verbatim(s) and item and hop:
+            s = surnamed(s, item, hop)
+        out.append(_introduced(r, s, text) if verbatim(s) else s)
+    return tuple(out)
 
 
-def _lowered(s: str, text: str = "") -> str:
-    """A sentence's first word lowered after a semicolon where it is no name ("; the English
-    Electric Canberra is ..."; not "; The Spiderwick Chronicles follows ..."): decided by the
-    item's ``text`` where given (``capitals``), else by a list of common openers."""
-    if text:
-        return capitals.lowered(s, text)
-    head = s.split(" ", 2)
-    return (s[0].lower() + s[1:] if len(head) > 1 and head[0] in _COMMON_OPENERS
-            and head[1][:1].islower() else s)
+def trimmed(s: str, want: set[str], figures: bool) -> str:
+    """A restated line without an aside, a relative or participle clause after its main clause
+    (``_CONTINUATION``) or an opening phrase that holds no word of ``want`` (the question's) and, where the question compares
+    ``figures``, no figure, so that it does not repeat its evidence line word for word; the
+    line as it is where every part counts."""
+    body = s[:-1]
+    idle = lambda part: not (figures and re.search(r"\d", part)) and not content_words(part) & want  # noqa: E731
+    for m in re.finditer(r" \([^()]*\)", body):
+        if idle(m.group(0)):
+            return body[:m.start()] + body[m.end():] + "."
+    segs = _protect(body).split(", ")
+    for i in range(len(segs) - 1, 0, -1):
+        out = ", ".join(segs[:i] + segs[i + 1:]).replace("\0", ",")
+        if idle(segs[i]) and _CONTINUATION.match(segs[i]) and whole(out) and _verb(segs[0]):
+            return out + "."
+    if len(segs) > 1 and (_OPENING.match(body) or _PARTICIPLE.match(body)) and idle(segs[0]):
+        out = _cap(", ".join(segs[1:]).replace("\0", ","))
+        if whole(out):
+            return out + "."
+    return s
+
+
+def surnamed(s: str, item: HotpotItem, hop: str) -> str:
+    """A line that opens on a person's full name, with the surname alone ("Antonio Vivaldi
+    wrote ..." -> "Vivaldi wrote ..."), where the rest says enough to show which hop it uses
+    (four content words: a reader's check in ``readable.undecided`` asks for three)."""
+    entity = entity_of(item, hop)
+    for name in (entity.name, short_name(hop)):
+        if entity.person and name and re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z.]*){0,2} [A-Z][a-z]+", name) \
+                and s.startswith(name + " ") and len(content_words(s[len(name):])) >= 4:
+            return name.split()[-1] + s[len(name):]
+    return s
 
 
 def _introduced(r: random.Random, s: str, text: str = "") -> str:
@@ -488,6 +538,17 @@ def _introduced(r: random.Random, s: str, text: str = "") -> str:
     if not template.startswith("{step}"):
         step = _lowered(step, text)
     return re.sub(r"([.!?])\.$", r"\1", template.format(step=step))
+
+
+def _lowered(s: str, text: str = "") -> str:
+    """A sentence's first word lowered after a semicolon where it is no name ("; the English
+    Electric Canberra is ..."; not "; The Spiderwick Chronicles follows ..."): decided by the
+    item's ``text`` where given (``capitals``), else by a list of common openers."""
+    if text:
+        return capitals.lowered(s, text)
+    head = s.split(" ", 2)
+    return (s[0].lower() + s[1:] if len(head) > 1 and head[0] in _COMMON_OPENERS
+            and head[1][:1].islower() else s)
 
 
 def unstopped(step: str) -> str:

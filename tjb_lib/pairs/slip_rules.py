@@ -3,12 +3,13 @@ zero. Apart from ``slips`` because counting reads the candidate's sentences (``c
 the repairs (``standalone``), which import the builders that ``slips`` serves."""
 from __future__ import annotations
 
-from tjb_lib.pairs import capitals, chain_rules
+from tjb_lib.pairs import capitals, chain_rules, phrasing
+from tjb_lib.pairs.candidates import hops
 from tjb_lib.pairs.coherence import parts, sentences
 from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
                                  SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
 from tjb_lib.pairs.reasoning import long_lists
-from tjb_lib.pairs.standalone import BROKEN_CLAUSE, DECIMAL_COMMA, unglued
+from tjb_lib.pairs.standalone import BROKEN_CLAUSE, DECIMAL_COMMA, entity_of, short_name, unglued
 from tjb_lib.records import Pair
 
 
@@ -54,7 +55,28 @@ def problems(p: Pair, item) -> list[tuple[str, str]]:
                 out.append(("stray article", s))
         if bare_also(part["reasoning"]):
             out.append(("bare also", sentences(part["reasoning"])[0]))
-    return out + chain_problems(p, item)
+    return out + chain_problems(p, item) + phrasing_problems(p, item)
+
+
+def phrasing_problems(p: Pair, item) -> list[tuple[str, str]]:
+    """(rule, text) for the phrasing rules (``phrasing``) on either side of a HotpotQA pair: a
+    conclusion worded from the question, a trailing aside, broken source text, a relation
+    stated each way."""
+    text = capitals.item_text(item)
+    keep = [item.answer.strip(), *(n for h in hops(item)
+                                   for n in (short_name(h), entity_of(item, h).name) if n)]
+    out = []
+    for side in ("plain", "cited"):
+        part = parts(p, side)
+        said = sentences(part["reasoning"])
+        end = phrasing.CLAIM.search(said[-1]) if said else None
+        if end and phrasing.echoed_claim(end.group("claim"), text):
+            out.append(("conclusion worded from the question", end.group("claim")))
+        out += [("trailing aside", a) for s in said for a in phrasing.asides(s, keep)]
+        out += [("relation stated each way", s) for s in phrasing.mutual(said)]
+        for s in sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]])):
+            out += [("broken source text", b) for b in phrasing.broken_source(s)]
+    return out
 
 
 def chain_problems(p: Pair, item) -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from tjb_lib.data import HotpotItem
+from tjb_lib.pairs.phrasing import repaired_source
 from tjb_lib.pairs.slips import SOURCE_GRAMMAR
 from tjb_lib.text import MONTHS
 from tjb_lib.text import sentences as split_sentences
@@ -146,6 +147,7 @@ def clean(text: str) -> str | None:
     t = DECIMAL_COMMA.sub(r"\1.\2 ", t)                     # "5,2 billion" -> "5.2 billion"
     t = re.sub(r"\b(?:is|was) (plays|has|does)\b", r"\1", t)     # "who is plays" -> "who plays"
     t = re.sub(r'(" \(\d{4}\))"', r"\1", t)                     # '"Title" (2017)".' -> '(2017).'
+    t = repaired_source(t)                  # "a.300", '" The Post"', "1 - tall" (``phrasing``)
     if (not t or _DOUBLED_NAME.search(t) or SOURCE_GRAMMAR.search(t) or BROKEN_CLAUSE.search(t) or re.search(r"[a-z]{3,}\. [a-z]", t)
             or t.count("(") != t.count(")") or t.count("[") != t.count("]")
             or re.match(r"(?:[Ii]s|[Ww]as|[Aa]re|[Ww]ere) [a-z]", t)   # no subject: "() is a city"
