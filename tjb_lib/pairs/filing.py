@@ -142,7 +142,11 @@ class Figure:
 
     def label(self) -> str | None:
         """What the figure is, in words taken from its line ("net revenue in 2015",
-        "total revenues in 2001"); None where the line gives it no name."""
+        "total revenues in 2001"), cased as one phrase; None where the line gives it no name."""
+        said = self._label()
+        return label_case(said) if said else said
+
+    def _label(self) -> str | None:
         if self.quote is not None:
             if self.name is None:
                 return None
@@ -523,11 +527,30 @@ def common_words() -> frozenset[str]:
                      if len(c) >= 2 and w not in MONTHS and w not in PLACE_WORDS)
 
 
+# A word set apart from a name: what a stray capital may follow ("the Company" stays).
+_FUNCTION = r"(?:of|at|in|the|and|for|by|to|from|on|with|as|than|ended|a|an|or|per)"
+#: a capitalised word inside lower-case words ("interest rate Collar", "total Pilots")
+STRAY_CAPITAL = re.compile(rf"(?<![\w&.-])((?!{_FUNCTION}\b)[a-z][a-z-]* )"
+                           rf"(?!(?:{'|'.join(m.capitalize() for m in MONTHS)})\b)"
+                           r"([A-Z][a-z]+(?:-[A-Z][a-z]+)*)(?![\w&-]| [A-Z&\d])")
+#: a lower-case word inside a name ("Dow jones Transportation Average")
+LOWER_IN_NAME = re.compile(rf"(?<=\b[A-Z][a-z]{{2}} )(?!{_FUNCTION}\b)([a-z]+)(?= [A-Z][a-z]+)")
+
+
+def label_case(text: str) -> str:
+    """A label's words cased as one phrase: a capital a table printed inside lower-case words
+    lowered ("interest rate collar", "total pilots"), a lower-case word inside a name raised
+    ("Dow Jones Transportation Average")."""
+    text = STRAY_CAPITAL.sub(lambda m: m.group(1) + m.group(2).lower(), text)
+    return LOWER_IN_NAME.sub(lambda m: m.group(1).capitalize(), text)
+
+
 def mid(text: str | None) -> str | None:
     """A printed header as it reads inside a sentence: "Net revenue" -> "net revenue", a name
     ("Ball Corporation", "Arkansas", "HPL") kept."""
     if not text:
         return text
+    text = label_case(text)
     first, *rest = text.split()
     if first in ("TOTAL", "NET", "OTHER", "BALANCE"):                    # "TOTAL"
         return first.lower() + text[len(first):]

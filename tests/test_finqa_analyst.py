@@ -1,0 +1,82 @@
+"""The second blind reading's FinQA rules (tjb_lib/pairs/finqa_analyst.py): each catches the
+defect it names and passes the text the builder now writes, and the shipped FinQA pairs break
+none of them."""
+from __future__ import annotations
+
+import pytest
+
+from tjb_lib.data import FinQAStep
+from tjb_lib.pairs import finqa_analyst as fa, load_split
+from tjb_lib.pairs.coherence import parts
+from tjb_lib.pairs.filing import label_case
+from tjb_lib.pairs.finqa_voice import dollars, result_text
+
+
+@pytest.mark.parametrize("rule, bad, good", [
+    (fa.negative_loss, "and its loss of -16.34 is a return of -16.34 / 100 = -16.34%.",
+     "the loss of 16.34 is a return of -16.34 / 100 = -16.34%."),
+    (fa.negative_loss, "stood at 89.27, a loss of 89.27 - 100 = -10.73%.",
+     "stood at 89.27, a return of 89.27 - 100 = -10.73%."),
+    (fa.points_as_percent, "is 26.8% - 21.9% = 4.9%.", "is 26.8% - 21.9% = 4.9 percentage points."),
+    (fa.index_restated,
+     "LKQ Corporation stood at 204 at 12/31/2016 against its base of 100, a gain of 204 - 100 = "
+     "104. LKQ Corporation stood at 204 at 12/31/2016 on a base of 100, and its gain of 104 is "
+     "a return of 104 / 100 = 104%.",
+     "LKQ Corporation stood at 204 at 12/31/2016 against its base of 100, a gain of 204 - 100 = "
+     "104. The gain of 104 in LKQ Corporation is a return of 104 / 100 = 104%."),
+    (fa.index_restated, "Subtracting the gain in NASDAQ Composite from 100 (10.78) from ...",
+     "Subtracting the gain in NASDAQ Composite (10.78) from ..."),
+    (fa.stray_capitals, "The fair value of interest rate Collar does not exceed ...",
+     "The fair value of interest rate collar does not exceed ..."),
+    (fa.stray_capitals, "the return on Dow jones Transportation Average (27.07%)",
+     "the return on Dow Jones Transportation Average (27.07%)"),
+    (fa.years_reversed, "the change in long-term debt obligations of 733 from 2011 to 2007",
+     "the difference in long-term debt obligations between 2007 and 2011, 733,"),
+    (fa.coarse_percent, "comes to 17.7 / 488.8 = 4%.", "comes to 17.7 / 488.8 = 3.6%."),
+])
+def test_a_rule_catches_its_defect_and_passes_the_fix(rule, bad, good):
+    assert rule(bad) and not rule(good)
+
+
+def test_money_carries_its_sign_and_separators():
+    q = "What amount is expected to be paid for support incentives in the next three years?"
+    assert fa.unsigned_money(q, "3138 million") and fa.unsigned_money(q, "$643822.41")
+    assert dollars(q, "3138 million") == "$3,138 million"
+    assert dollars(q, "-292 million") == "-$292 million"
+    assert dollars(q, "$643822.41") == "$643,822.41"
+    assert not fa.unsigned_money(q, dollars(q, "3138 million"))
+    shares = "How many shares were issued during the period of 2016 to 2018, in millions?"
+    assert dollars(shares, "10 million") == "10 million" and not fa.unsigned_money(shares, "10 million")
+
+
+def test_a_result_prints_as_an_analyst_gives_it():
+    points = (FinQAStep("subtract", "26.8%", "21.9%", "4.9%"),)
+    share = (FinQAStep("divide", "17.7", "488.8", "4%"),)
+    whole = (FinQAStep("divide", "50", "200", "25%"),)
+    assert result_text(0, points) == "4.9 percentage points"
+    assert result_text(0, share) == "3.6%"
+    assert result_text(0, whole) == "25%"
+
+
+def test_a_label_is_cased_as_one_phrase():
+    assert label_case("interest rate Collar") == "interest rate collar"
+    assert label_case("total Pilots") == "total pilots"
+    assert label_case("Dow jones Transportation Average") == "Dow Jones Transportation Average"
+    for name in ("acquisition of Smith International", "balance at December 31", "S&P 500 Index"):
+        assert label_case(name) == name
+
+
+@pytest.mark.parametrize("split", ["mechanical_finqa", "moderate_finqa", "conflict"])
+def test_the_shipped_finqa_pairs_break_no_analyst_rule(split):
+    found = []
+    for p in (p for p in load_split(split) if p.source == "finqa"):
+        question = p.task.split("\n")[0]
+        for side in ("plain", "cited"):
+            part = parts(p, side)
+            r = part["reasoning"]
+            answer = part["answer"].split("\n")[0].removeprefix("Answer:").strip()
+            found += fa.unsigned_money(question, answer)
+            for rule in (fa.negative_loss, fa.points_as_percent, fa.index_restated,
+                         fa.stray_capitals, fa.years_reversed, fa.coarse_percent):
+                found += rule(r)
+    assert not found

@@ -1,0 +1,77 @@
+"""Audit rules for what the blind readers of 6 December stopped at in FinQA candidates, each
+with a budget of 0: what an analyst would not write.
+
+Money without its sign or its separators ("Answer: 3138 million", "$643822.41"); a loss
+given as a negative number ("its loss of -16.34") or index points called a percent ("a loss
+of 89.27 - 100 = -10.73%"); a difference of two percentages in percent, not percentage
+points ("26.8% - 21.9% = 4.9%"); an index level stated twice ("LKQ Corporation stood at 204
+... LKQ Corporation stood at 204 ...") or a gain named "from 100 (10.78)"; a capital a table
+printed inside lower-case words ("interest rate Collar", "total Pilots") or a lower-case word
+inside a name ("Dow jones Transportation Average"); a change from a later year to an earlier
+one ("from 2011 to 2007"); and a share rounded to a whole percent where one decimal shows
+more ("17.7 / 488.8 = 4%").
+"""
+from __future__ import annotations
+
+import collections
+import re
+
+from tjb_lib.pairs.filing import LOWER_IN_NAME, STRAY_CAPITAL
+from tjb_lib.pairs.finqa_voice import COUNTED
+
+_SCALED = re.compile(r"-?[\d,.]+ (?:thousand|million|billion)")
+_LOSS = re.compile(r"\bloss of -\d|\b(?:loss|gain) of -?[\d.]+ - 100(?:\.0+)? = -?[\d.]+%")
+_POINTS = re.compile(r"-?[\d.]+% - \(?-?[\d.]+%\)? = -?[\d.]+%")
+_LEVEL = re.compile(r"\bat (\d[\d.]*)(?![\d/.-])")
+_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z])")
+_YEARS = re.compile(r"\bfrom ((?:19|20)\d\d) to ((?:19|20)\d\d)\b")
+_SHARE = re.compile(r"(?<![\d.])(-?[\d.]+) / (-?[\d.]+) = (-?\d+)%")
+
+
+def unsigned_money(question: str, answer: str) -> list[str]:
+    """A money answer with a scale word but no "$" (its question counts no shares or
+    awards), or one whose thousands are not separated ("$643822.41")."""
+    a = answer.strip()
+    found = [a] if _SCALED.fullmatch(a) and not COUNTED.search(question) else []
+    return found + re.findall(r"\$\d{4,}", a)
+
+
+def negative_loss(reasoning: str) -> list[str]:
+    """A loss given as a negative number, or an index's points less its base called a
+    percent."""
+    return [m.group(0) for m in _LOSS.finditer(reasoning)]
+
+
+def points_as_percent(reasoning: str) -> list[str]:
+    """A difference of two percentages printed as a percent, not percentage points."""
+    return [m.group(0) for m in _POINTS.finditer(reasoning)]
+
+
+def index_restated(reasoning: str) -> list[str]:
+    """An index level said in two sentences on a base of 100, or a gain named "from 100"."""
+    levels = collections.Counter(level for s in _SENTENCE.split(reasoning) if "base of 100" in s
+                                 for level in set(_LEVEL.findall(s)))
+    return [f"at {x} twice" for x, n in levels.items() if n > 1] + \
+        re.findall(r"\b(?:gain|loss) in [^.;(]{1,80}? from 100 \(", reasoning)
+
+
+def stray_capitals(reasoning: str) -> list[str]:
+    """A table's capital inside lower-case words, or a lower-case word inside a name."""
+    return [m.group(0) for pat in (STRAY_CAPITAL, LOWER_IN_NAME) for m in pat.finditer(reasoning)]
+
+
+def years_reversed(reasoning: str) -> list[str]:
+    """A change said to run from a later year to an earlier one ("from 2011 to 2007")."""
+    return [m.group(0) for m in _YEARS.finditer(reasoning) if m.group(1) > m.group(2)]
+
+
+def coarse_percent(reasoning: str) -> list[str]:
+    """A share printed to a whole percent where one decimal shows more ("17.7 / 488.8 = 4%"
+    for 3.6%)."""
+    out = []
+    for m in _SHARE.finditer(reasoning):
+        a, b, shown = float(m.group(1)), float(m.group(2)), int(m.group(3))
+        v = a / b * 100 if b else shown
+        if abs(v - round(v)) >= .05 and abs(v - shown) < 1:
+            out.append(m.group(0))
+    return out
