@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from tjb_lib.data import FinQAStep
+from tjb_lib.data import FinQAStep, load_finqa
 from tjb_lib.pairs import finqa_analyst as fa, load_split
 from tjb_lib.pairs.coherence import parts
 from tjb_lib.pairs.filing import label_case
-from tjb_lib.pairs.finqa_voice import dollars, result_text
+from tjb_lib.pairs.candidates import finqa_candidate
+from tjb_lib.pairs.finqa_voice import arg_text, dollars, equation, result_text
 
 
 @pytest.mark.parametrize("rule, bad, good", [
@@ -33,6 +34,9 @@ from tjb_lib.pairs.finqa_voice import dollars, result_text
     (fa.years_reversed, "the change in long-term debt obligations of 733 from 2011 to 2007",
      "the difference in long-term debt obligations between 2007 and 2011, 733,"),
     (fa.coarse_percent, "comes to 17.7 / 488.8 = 4%.", "comes to 17.7 / 488.8 = 3.6%."),
+    (fa.reuse_reprinted, "In figures, 8.75 / 6.91 = 126.6%. Multiplying the percentage (127%) "
+     "by 8.75 gives 127% × 8.75 = 11.11.", "In figures, 8.75 / 6.91 = 126.6%. Multiplying the "
+     "percentage (126.6%) by 8.75 gives 126.6% × 8.75 = 11.08."),
 ])
 def test_a_rule_catches_its_defect_and_passes_the_fix(rule, bad, good):
     assert rule(bad) and not rule(good)
@@ -58,6 +62,17 @@ def test_a_result_prints_as_an_analyst_gives_it():
     assert result_text(0, whole) == "25%"
 
 
+def test_a_reused_result_reads_as_its_step_printed_it():
+    """A share printed to one decimal where it is computed is reused at one decimal, never as
+    FinQA's whole percent ("= 126.6%", then "126.6% × 8.75", not "127% × 8.75")."""
+    steps = (FinQAStep("divide", "8.75", "6.91", "127%"), FinQAStep("multiply", "#0", "8.75", "11.08"))
+    assert arg_text("#0", steps) == "126.6%"
+    assert equation(1, steps) == "126.6% × 8.75 = 11.08"
+    item = {i.id: i for i in load_finqa()}["ABMD/2007/page_78.pdf-2"]
+    said = " ".join(finqa_candidate(item).reasoning)
+    assert "127%" not in said and said.count("126.6%") >= 2 and not fa.reuse_reprinted(said)
+
+
 def test_a_label_is_cased_as_one_phrase():
     assert label_case("interest rate Collar") == "interest rate collar"
     assert label_case("total Pilots") == "total pilots"
@@ -77,6 +92,7 @@ def test_the_shipped_finqa_pairs_break_no_analyst_rule(split):
             answer = part["answer"].split("\n")[0].removeprefix("Answer:").strip()
             found += fa.unsigned_money(question, answer)
             for rule in (fa.negative_loss, fa.points_as_percent, fa.index_restated,
-                         fa.stray_capitals, fa.years_reversed, fa.coarse_percent):
+                         fa.stray_capitals, fa.years_reversed, fa.coarse_percent,
+                         fa.reuse_reprinted):
                 found += rule(r)
     assert not found

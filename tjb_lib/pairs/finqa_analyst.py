@@ -9,7 +9,8 @@ points ("26.8% - 21.9% = 4.9%"); an index level stated twice ("LKQ Corporation s
 printed inside lower-case words ("interest rate Collar", "total Pilots") or a lower-case word
 inside a name ("Dow jones Transportation Average"); a change from a later year to an earlier
 one ("from 2011 to 2007"); and a share rounded to a whole percent where one decimal shows
-more ("17.7 / 488.8 = 4%").
+more ("17.7 / 488.8 = 4%"); a result a step computes reprinted rounded where a later step
+reuses it ("= 203.9%", then "204% × 8.75").
 """
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ _LEVEL = re.compile(r"\bat (\d[\d.]*)(?![\d/.-])")
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z])")
 _YEARS = re.compile(r"\bfrom ((?:19|20)\d\d) to ((?:19|20)\d\d)\b")
 _SHARE = re.compile(r"(?<![\d.])(-?[\d.]+) / (-?[\d.]+) = (-?\d+)%")
+_RESULT = re.compile(r"= (-?\d[\d,]*\.\d+)(%?)")
+_FIGURE = re.compile(r"(?<![\w.,])(-?\d[\d,]*(?:\.\d+)?)(%?)(?![\d,]*\.?\d)")
 
 
 def unsigned_money(question: str, answer: str) -> list[str]:
@@ -74,4 +77,27 @@ def coarse_percent(reasoning: str) -> list[str]:
         v = a / b * 100 if b else shown
         if abs(v - round(v)) >= .05 and abs(v - shown) < 1:
             out.append(m.group(0))
+    return out
+
+
+def _places(x: str) -> int:
+    return len(x.split(".")[1]) if "." in x else 0
+
+
+def reuse_reprinted(reasoning: str) -> list[str]:
+    """A result a step computes printed another way where a later step reuses it: FinQA's
+    rounded figure after the step's own ("= 203.9%", then "204%"), where neither the
+    reasoning nor its own steps give that figure otherwise."""
+    results = {m.group(1).replace(",", "") + m.group(2) for m in re.finditer(
+        r"= (-?\d[\d,]*(?:\.\d+)?)(%?)", reasoning)}
+    out = []
+    for m in _RESULT.finditer(reasoning):
+        r, unit = m.group(1).replace(",", ""), m.group(2)
+        for n in _FIGURE.finditer(reasoning, m.end()):
+            x = n.group(1).replace(",", "")
+            if n.group(2) == unit and x + unit not in results and _places(x) < _places(r) \
+                    and float(x) == round(float(r), _places(x)) \
+                    and not re.search(rf"(?<![\d.,]){re.escape(n.group(0))}(?![\d])",
+                                      reasoning[:m.start()]):
+                out.append(f"{m.group(0)} reused as {n.group(0)}")
     return out

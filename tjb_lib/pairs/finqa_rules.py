@@ -38,8 +38,8 @@ from tjb_lib.pairs.finqa_voice import unit_asked
 from tjb_lib.data import FinQAItem, load_finqa
 from tjb_lib.pairs.candidates import finqa_check
 from tjb_lib.pairs.finqa_analyst import (coarse_percent, index_restated, negative_loss,
-                                         points_as_percent, stray_capitals, unsigned_money,
-                                         years_reversed)
+                                         points_as_percent, reuse_reprinted, stray_capitals,
+                                         unsigned_money, years_reversed)
 from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
 from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
 from tjb_lib.records import Pair
@@ -339,7 +339,9 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a stray capital in a label", stray_capitals(reasoning)),
                             ("a change from a later year to an earlier",
                              years_reversed(reasoning)),
-                            ("a share rounded too coarsely", coarse_percent(reasoning))):
+                            ("a share rounded too coarsely", coarse_percent(reasoning)),
+                            ("a result reprinted where it is reused",
+                             reuse_reprinted(reasoning))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
         if base_unshown(reasoning, part["evidence"]):
             out.append(f"a base of 100 the evidence never gives ({side})")

@@ -198,9 +198,13 @@ def op_name(step: FinQAStep) -> str:
 
 
 def arg_text(arg: str, steps: tuple[FinQAStep, ...]) -> str:
-    """An operand as the equation prints it: an earlier step's result, a constant, a number."""
+    """An operand as the equation prints it: an earlier step's result as its own equation
+    printed it ("203.9%" where FinQA keeps "204%"; a difference of percentages as FinQA keeps
+    it, "4.9%"), a constant, a number."""
     if re.fullmatch(r"#\d+", arg):
-        return steps[int(arg[1:])].res
+        k = int(arg[1:])
+        return result_text(k, steps).removesuffix(" percentage points") + \
+            ("%" if result_text(k, steps).endswith(" percentage points") else "")
     if arg.startswith("const_"):
         return arg[len("const_"):].replace("m", "-")
     return arg
