@@ -9,8 +9,8 @@ from tjb_lib.data import FinQAStep, load_finqa
 from tjb_lib.pairs import finqa_analyst as fa, load_split
 from tjb_lib.pairs.coherence import parts
 from tjb_lib.pairs.filing import label_case
-from tjb_lib.pairs.candidates import finqa_candidate
-from tjb_lib.pairs.finqa_voice import arg_text, dollars, equation, result_text
+from tjb_lib.pairs.candidates import finqa_candidate, finqa_evidence
+from tjb_lib.pairs.finqa_voice import answer_text, arg_text, dollars, equation, result_text
 
 
 @pytest.mark.parametrize("rule, bad, good", [
@@ -53,6 +53,29 @@ def test_money_carries_its_sign_and_separators():
     assert dollars(shares, "10 million") == "10 million" and not fa.unsigned_money(shares, "10 million")
 
 
+def test_money_carries_the_scale_its_table_states():
+    """A table whose sentence leading into it gives its unit ("( in thousands ) :") prints it,
+    and a money answer from it carries it ("$223,990 thousand", not "$223990")."""
+    item = {i.id: i for i in load_finqa()}["DRE/2007/page_56.pdf-3"]
+    assert item.table[0][0] == "(in thousands)"
+    cand = finqa_candidate(item)
+    assert cand.answer == "$223,990 thousand"
+    assert all(e.text.endswith("(in thousands).") for e in finqa_evidence(item))
+    lines = " ".join(e.text for e in finqa_evidence(item))
+    assert fa.unscaled_money("$223,990", lines) and not fa.unscaled_money(cand.answer, lines)
+    assert not fa.unscaled_money("$643,822.41", "number of shares repurchased 14,669 and "
+                                 "average price per share $43.89.")
+
+
+def test_money_per_share_carries_its_sign():
+    q = "What is the net income per common share in 2007?"
+    assert answer_text(q, "1.56", "divide") == "$1.56 per share"
+    assert answer_text("What is the net income per common share in 2008?", ".385",
+                       "divide") == "$0.385 per share"
+    assert fa.bare_per_share(q, "1.56") and not fa.bare_per_share(q, "$1.56 per share")
+    assert not fa.bare_per_share("How many shares were repurchased per quarter?", "1.56")
+
+
 def test_a_result_prints_as_an_analyst_gives_it():
     points = (FinQAStep("subtract", "26.8%", "21.9%", "4.9%"),)
     share = (FinQAStep("divide", "17.7", "488.8", "4%"),)
@@ -90,7 +113,8 @@ def test_the_shipped_finqa_pairs_break_no_analyst_rule(split):
             part = parts(p, side)
             r = part["reasoning"]
             answer = part["answer"].split("\n")[0].removeprefix("Answer:").strip()
-            found += fa.unsigned_money(question, answer)
+            found += fa.unsigned_money(question, answer) + fa.bare_per_share(question, answer)
+            found += fa.unscaled_money(answer, " ".join(part["evidence"]))
             for rule in (fa.negative_loss, fa.points_as_percent, fa.index_restated,
                          fa.stray_capitals, fa.years_reversed, fa.coarse_percent,
                          fa.reuse_reprinted):

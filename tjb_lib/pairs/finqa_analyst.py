@@ -9,7 +9,8 @@ points ("26.8% - 21.9% = 4.9%"); an index level stated twice ("LKQ Corporation s
 printed inside lower-case words ("interest rate Collar", "total Pilots") or a lower-case word
 inside a name ("Dow jones Transportation Average"); a change from a later year to an earlier
 one ("from 2011 to 2007"); and a share rounded to a whole percent where one decimal shows
-more ("17.7 / 488.8 = 4%"); a result a step computes reprinted rounded where a later step
+more ("17.7 / 488.8 = 4%"); a money answer with no scale where its figures have one
+("$223,990" from a table in thousands) or money per share with no "$" ("Answer: 1.56"); a result a step computes reprinted rounded where a later step
 reuses it ("= 203.9%", then "204% × 8.75").
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ import collections
 import re
 
 from tjb_lib.pairs.filing import LOWER_IN_NAME, STRAY_CAPITAL
-from tjb_lib.pairs.finqa_voice import COUNTED
+from tjb_lib.pairs.finqa_voice import COUNTED, PER_SHARE_MONEY, unit_asked
 
 _SCALED = re.compile(r"-?[\d,.]+ (?:thousand|million|billion)")
 _LOSS = re.compile(r"\bloss of -\d|\b(?:loss|gain) of -?[\d.]+ - 100(?:\.0+)? = -?[\d.]+%")
@@ -37,6 +38,22 @@ def unsigned_money(question: str, answer: str) -> list[str]:
     a = answer.strip()
     found = [a] if _SCALED.fullmatch(a) and not COUNTED.search(question) else []
     return found + re.findall(r"\$\d{4,}", a)
+
+
+def unscaled_money(answer: str, evidence: str) -> list[str]:
+    """A money answer with no scale ("$223,990") where the evidence gives its figures one
+    ("(in thousands)")."""
+    a = answer.strip()
+    scaled = re.search(r"\(in (?:thousands|millions|billions)\)", evidence)
+    return [a] if scaled and re.fullmatch(r"-?\$[\d,]+(?:\.\d+)?", a) else []
+
+
+def bare_per_share(question: str, answer: str) -> list[str]:
+    """Money per share answered by a bare number ("Answer: 1.56" for a net income per common
+    share): no "$", no "per share"."""
+    a = answer.strip()
+    asked = unit_asked(question) == "per share" and PER_SHARE_MONEY.search(question)
+    return [a] if asked and re.fullmatch(r"-?[\d,]*\.?\d+", a) else []
 
 
 def negative_loss(reasoning: str) -> list[str]:

@@ -37,9 +37,10 @@ from tjb_lib.pairs.filing_prose import be
 from tjb_lib.pairs.finqa_voice import unit_asked
 from tjb_lib.data import FinQAItem, load_finqa
 from tjb_lib.pairs.candidates import finqa_check
-from tjb_lib.pairs.finqa_analyst import (coarse_percent, index_restated, negative_loss,
-                                         points_as_percent, reuse_reprinted, stray_capitals,
-                                         unsigned_money, years_reversed)
+from tjb_lib.pairs.finqa_analyst import (bare_per_share, coarse_percent, index_restated,
+                                         negative_loss, points_as_percent, reuse_reprinted,
+                                         stray_capitals, unscaled_money, unsigned_money,
+                                         years_reversed)
 from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
 from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
 from tjb_lib.records import Pair
@@ -316,6 +317,10 @@ def pair_problems(p: Pair) -> list[str]:
             out.append(f"answer without its unit ({side}): {answer}")
         out.extend(f"money without its sign or separators ({side}): {f}"
                    for f in unsigned_money(p.task.split("\n")[0], answer))
+        out.extend(f"money without the scale of its figures ({side}): {f}"
+                   for f in unscaled_money(answer, " ".join(part["evidence"])))
+        out.extend(f"money per share without its sign ({side}): {f}"
+                   for f in bare_per_share(p.task.split("\n")[0], answer))
         for rule, found in (("templated wording", templated(reasoning)),
                             ("a base of 100 not named", bare_base(reasoning)),
                             ("plural subject, singular verb", plural_agreement(reasoning)),

@@ -156,7 +156,10 @@ _COMPARE = ("greater", "compare_larger")
 _ASKED = (("million", re.compile(r"\bin (?:us)?\$? ?millions?\b|\(in millions\)", re.I)),
           ("thousand", re.compile(r"\bin (?:us)?\$? ?thousands?\b|\(in thousands\)", re.I)),
           ("billion", re.compile(r"\bin (?:us)?\$? ?billions?\b|\(in billions\)", re.I)),
-          ("per share", re.compile(r"\bper share\b|\bshare price\b", re.I)))
+          ("per share", re.compile(r"\bper (?:common |basic |diluted )?share\b|\bshare price\b",
+                                   re.I)))
+#: a figure per share that is money: a price, a cost, an income or earnings, a dividend
+PER_SHARE_MONEY = re.compile(r"\b(?:price|cost|income|earnings|dividends?)\b", re.I)
 
 
 def unit_asked(question: str, last_op: str = "divide") -> str | None:
@@ -167,13 +170,15 @@ def unit_asked(question: str, last_op: str = "divide") -> str | None:
 
 
 def answer_text(question: str, answer: str, last_op: str = "") -> str:
-    """The answer with the unit its question asks for ("719.7 per share", "410.08 million");
+    """The answer with the unit its question asks for ("719.7 per share", "410.08 million";
+    money per share with its "$": "$1.56 per share" for a net income per common share);
     a percentage, a yes/no or an answer that states its unit already is left as it is. Only
     a division (``last_op``) gives a figure per share."""
     want = unit_asked(question, last_op)
     if want is None or want in answer or re.search(r"%|^(?:yes|no)$", answer.strip(), re.I):
         return answer
-    money = want == "per share" and re.search(r"\b(?:price|cost)", question, re.I)
+    money = want == "per share" and PER_SHARE_MONEY.search(question)
+    answer = re.sub(r"^(-?)\.", r"\g<1>0.", answer)                 # "$0.385", not "$.385"
     return f"${answer} {want}" if money and not answer.startswith("$") else f"{answer} {want}"
 
 
