@@ -9,6 +9,8 @@ from tjb_lib.data import FinQAStep, load_finqa
 from tjb_lib.pairs import finqa_analyst as fa, load_split
 from tjb_lib.pairs.coherence import parts
 from tjb_lib.pairs.filing import label_case
+from tjb_lib.pairs.filing_prose import be
+from tjb_lib.pairs.finqa_rules import plural_agreement
 from tjb_lib.pairs.candidates import finqa_candidate, finqa_evidence
 from tjb_lib.pairs.finqa_voice import answer_text, arg_text, dollars, equation, result_text
 
@@ -74,6 +76,19 @@ def test_money_per_share_carries_its_sign():
                        "divide") == "$0.385 per share"
     assert fa.bare_per_share(q, "1.56") and not fa.bare_per_share(q, "$1.56 per share")
     assert not fa.bare_per_share("How many shares were repurchased per quarter?", "1.56")
+
+
+def test_a_participle_after_the_head_noun_leaves_the_verb_plural():
+    """"Additions based on tax positions ... were 4", not "was 4": the participle is no head."""
+    bad = "Additions based on tax positions related to the current year was 4."
+    assert plural_agreement(bad) and be("Additions based on tax positions related to the current "
+                                        "year") == "were"
+    assert be("Total assets acquired") == be("Shares repurchased") == "were"
+    assert be("Total shares outstanding") == "were" and be("Cash used") == "was"
+    item = {i.id: i for i in load_finqa()}["AON/2007/page_188.pdf-4"]
+    lines = [e.text for e in finqa_evidence(item)]
+    assert "Additions based on tax positions related to the current year were 4." in lines
+    assert not any(plural_agreement(x) for x in lines)
 
 
 def test_a_result_prints_as_an_analyst_gives_it():
