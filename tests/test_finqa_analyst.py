@@ -36,6 +36,10 @@ from tjb_lib.pairs.finqa_voice import answer_text, arg_text, dollars, equation, 
     (fa.years_reversed, "the change in long-term debt obligations of 733 from 2011 to 2007",
      "the difference in long-term debt obligations between 2007 and 2011, 733,"),
     (fa.coarse_percent, "comes to 17.7 / 488.8 = 4%.", "comes to 17.7 / 488.8 = 3.6%."),
+    (fa.total_restated, "Adding basic net income available for common shareholders in 2005 and the "
+     "combined basic net income available for common shareholders for 2006 and 2007, 362787, "
+     "gives 309183 + 362787 = 671970.", "Adding basic net income available for common "
+     "shareholders in 2005 brings the total to 309183 + 362787 = 671970."),
     (fa.reuse_reprinted, "In figures, 8.75 / 6.91 = 126.6%. Multiplying the percentage (127%) "
      "by 8.75 gives 127% × 8.75 = 11.11.", "In figures, 8.75 / 6.91 = 126.6%. Multiplying the "
      "percentage (126.6%) by 8.75 gives 126.6% × 8.75 = 11.08."),
@@ -111,6 +115,19 @@ def test_a_reused_result_reads_as_its_step_printed_it():
     assert "127%" not in said and said.count("126.6%") >= 2 and not fa.reuse_reprinted(said)
 
 
+def test_a_running_total_is_not_named_again():
+    """A figure added to a running total of its own measure names the figure alone; a step
+    that reads a left-out total still names it by what it is computed from."""
+    fin = {i.id: i for i in load_finqa()}
+    dre, hii = fin["DRE/2007/page_56.pdf-3"], fin["HII/2015/page_121.pdf-3"]
+    said = finqa_candidate(dre).reasoning
+    assert said[1] == ("Adding basic net income available for common shareholders in 2005 brings "
+                       "the total to 309183 + 362787 = 671970.")
+    assert all(not fa.total_restated(" ".join(finqa_candidate(i).reasoning)) for i in (dre, hii))
+    skipped = finqa_candidate(dre, omit={0}).reasoning
+    assert "brings the total" not in " ".join(skipped) and "362787" in skipped[0]
+
+
 def test_a_label_is_cased_as_one_phrase():
     assert label_case("interest rate Collar") == "interest rate collar"
     assert label_case("total Pilots") == "total pilots"
@@ -132,6 +149,6 @@ def test_the_shipped_finqa_pairs_break_no_analyst_rule(split):
             found += fa.unscaled_money(answer, " ".join(part["evidence"]))
             for rule in (fa.negative_loss, fa.points_as_percent, fa.index_restated,
                          fa.stray_capitals, fa.years_reversed, fa.coarse_percent,
-                         fa.reuse_reprinted):
+                         fa.reuse_reprinted, fa.total_restated):
                 found += rule(r)
     assert not found

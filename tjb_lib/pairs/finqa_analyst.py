@@ -11,7 +11,9 @@ inside a name ("Dow jones Transportation Average"); a change from a later year t
 one ("from 2011 to 2007"); and a share rounded to a whole percent where one decimal shows
 more ("17.7 / 488.8 = 4%"); a money answer with no scale where its figures have one
 ("$223,990" from a table in thousands) or money per share with no "$" ("Answer: 1.56"); a result a step computes reprinted rounded where a later step
-reuses it ("= 203.9%", then "204% × 8.75").
+reuses it ("= 203.9%", then "204% × 8.75"); a running total that names its measure again
+("Adding basic net income ... in 2005 and the combined basic net income ... for 2006 and
+2007, 362787, gives").
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import collections
 import re
 
 from tjb_lib.pairs.filing import LOWER_IN_NAME, STRAY_CAPITAL
-from tjb_lib.pairs.finqa_voice import COUNTED, PER_SHARE_MONEY, unit_asked
+from tjb_lib.pairs.finqa_voice import COUNTED, PER_SHARE_MONEY, repeated_runs, unit_asked
 
 _SCALED = re.compile(r"-?[\d,.]+ (?:thousand|million|billion)")
 _LOSS = re.compile(r"\bloss of -\d|\b(?:loss|gain) of -?[\d.]+ - 100(?:\.0+)? = -?[\d.]+%")
@@ -118,3 +120,11 @@ def reuse_reprinted(reasoning: str) -> list[str]:
                                       reasoning[:m.start()]):
                 out.append(f"{m.group(0)} reused as {n.group(0)}")
     return out
+
+
+def total_restated(reasoning: str) -> list[str]:
+    """A sum that names its measure again in the running total it adds to ("Adding X in 2005
+    and the combined X for 2006 and 2007, 362787, gives ..."; "Adding the sum of the 1st Qtr
+    of sales ... and the 2nd Qtr of sales ..., 3313, and the 3rd Qtr of sales ...")."""
+    return [s for s in _SENTENCE.split(reasoning)
+            if " + " in s and re.search(r"\bthe (?:combined|sum of)\b", s) and repeated_runs(s)]

@@ -67,6 +67,13 @@ COMBINED = (
     "Adding {m} {pa} and {bare_b} gives {eq}.",
     "Together, {m} {pa} and {bare_b} come to {eq}.",
 )
+# A figure added to a running total of its own measure: the total is not named again
+# ("Adding basic net income ... in 2005 and the combined basic net income ... for 2006 and
+# 2007, 362787, gives").
+RUNNING = (
+    "Adding {f} brings the total to {eq}.",
+    "With {f} added, the total comes to {eq}.",
+)
 ADD = (
     "{x} plus {y} is {eq}.",
     "Adding {x} and {y} gives {eq}.",
@@ -698,6 +705,31 @@ def index_move(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], eq: str
             f"return of {eq}."]
 
 
+def repeated_runs(text: str, n: int = 4) -> list[str]:
+    """Runs of n words said twice in a text, the second after the first ends."""
+    words = re.findall(r"[a-z][\w'&-]*", text.lower())
+    first: dict[tuple[str, ...], int] = {}
+    out = []
+    for k in range(len(words) - n + 1):
+        run = tuple(words[k:k + n])
+        if run in first and first[run] + n <= k:
+            out.append(" ".join(run))
+        first.setdefault(run, k)
+    return out
+
+
+def _running(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand, x: str, y: str,
+             omitted: frozenset[int]) -> str | None:
+    """The figure's phrase where step i adds a figure to a shown running total whose name
+    repeats the figure's label; None otherwise."""
+    if op_name(steps[i]) != "add":
+        return None
+    (fig, f), (total, _) = ((a, x), (b, y)) if a.figure is not None else ((b, y), (a, x))
+    if fig.figure is None or total.step is None or total.step in omitted:
+        return None
+    return f if repeated_runs(f"{x} {y}") else None
+
+
 def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw: float,
                   omitted: frozenset[int] = frozenset()) -> str:
     """Step i in words and as an equation; ``draw`` (in [0, 1)) picks the phrasing; a result
@@ -711,13 +743,16 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
         pool = BARE                                   # nothing to name: the equation alone
     if x == y and a.figure is not None:               # two figures the lines label alike
         x, y = f"{x} ({a.text})", f"{y} ({b.text})"
+    running = _running(i, steps, a, b, x, y, omitted)
+    if running is not None:
+        pool = RUNNING
     plural = be(x) == "were"                        # "finished products ... are"
     unit = scaled(i, steps, figs) or ("", "")
     names = {"x": x, "y": y, "n": b.text, "scale": unit[0], "unit": unit[1],
              "word": re.sub(r"^in |s$", "", unit[1]),
              "is_x": "are" if plural else "is", "be_x": "were" if plural else "was", "v": "" if plural else "s",
              "does": "do" if plural else "does",
-             "a": a.text, "b": b.text,
+             "a": a.text, "b": b.text, "f": running,
              "gl": "return" if steps[i].res.strip().endswith("%") else _gain(steps[i].res),
              "eq": equation(i, steps, percent=all(o.figure is not None and o.figure.unit == "%"
                                                   for o in (a, b)))}
