@@ -55,7 +55,7 @@ def shown(p, answer: str, program: str) -> str:
     percent to one decimal, as the side's last equation gives it (``reached``)."""
     if p.source != "finqa":
         return answer
-    ops = re.findall(r"([a-z_]+)\(", p.meta[program])
+    ops = re.findall(r"([a-z_]+)(?:\d+-\d+)?\(", p.meta[program])     # "divide1-2(" too
     side = p.meta["correct_reasoning" if program == "program" else "wrong_reasoning"]
     last = re.findall(r"= (-?[\d.,]*\d%?)", side[-1])
     if last and last[-1] != answer and reached(answer, last[-1], side):
