@@ -8,7 +8,7 @@ import pytest
 from tjb_lib.data import FinQAStep, load_finqa
 from tjb_lib.pairs import finqa_analyst as fa, load_split
 from tjb_lib.pairs.coherence import parts
-from tjb_lib.pairs.filing import label_case
+from tjb_lib.pairs.filing import column_of, label_case
 from tjb_lib.pairs.filing_prose import be
 from tjb_lib.pairs.finqa_rules import plural_agreement
 from tjb_lib.pairs.candidates import finqa_candidate, finqa_evidence
@@ -40,6 +40,9 @@ from tjb_lib.pairs.finqa_voice import answer_text, arg_text, dollars, equation, 
      "combined basic net income available for common shareholders for 2006 and 2007, 362787, "
      "gives 309183 + 362787 = 671970.", "Adding basic net income available for common "
      "shareholders in 2005 brings the total to 309183 + 362787 = 671970."),
+    (fa.quarter_as_part, "The 3rd Qtr of net earnings as a share of the 3rd Qtr of sales",
+     "Net earnings in the third quarter as a share of sales and service revenues in the third "
+     "quarter"),
     (fa.reuse_reprinted, "In figures, 8.75 / 6.91 = 126.6%. Multiplying the percentage (127%) "
      "by 8.75 gives 127% × 8.75 = 11.11.", "In figures, 8.75 / 6.91 = 126.6%. Multiplying the "
      "percentage (126.6%) by 8.75 gives 126.6% × 8.75 = 11.08."),
@@ -128,6 +131,14 @@ def test_a_running_total_is_not_named_again():
     assert "brings the total" not in " ".join(skipped) and "362787" in skipped[0]
 
 
+def test_a_quarter_column_says_when_its_row_falls():
+    assert column_of("net earnings", "3rd Qtr") == "net earnings in the third quarter"
+    assert column_of("net earnings", "1st quarter") == "net earnings in the first quarter"
+    hii = {i.id: i for i in load_finqa()}["HII/2015/page_121.pdf-2"]
+    said = " ".join(finqa_candidate(hii).reasoning)
+    assert "net earnings in the third quarter" in said and not fa.quarter_as_part(said)
+
+
 def test_a_label_is_cased_as_one_phrase():
     assert label_case("interest rate Collar") == "interest rate collar"
     assert label_case("total Pilots") == "total pilots"
@@ -149,6 +160,6 @@ def test_the_shipped_finqa_pairs_break_no_analyst_rule(split):
             found += fa.unscaled_money(answer, " ".join(part["evidence"]))
             for rule in (fa.negative_loss, fa.points_as_percent, fa.index_restated,
                          fa.stray_capitals, fa.years_reversed, fa.coarse_percent,
-                         fa.reuse_reprinted, fa.total_restated):
+                         fa.reuse_reprinted, fa.total_restated, fa.quarter_as_part):
                 found += rule(r)
     assert not found

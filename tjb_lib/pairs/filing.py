@@ -181,15 +181,24 @@ class Figure:
         return column_of(row, col) if col else row
 
 
+#: a quarter column ("3rd Qtr", "4th quarter")
+QUARTER = re.compile(r"([1-4])(?:st|nd|rd|th) (?:qtr|quarter)\.?", re.I)
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
 def column_of(row: str, col: str) -> str:
     """A row's cell in a column that is no period, in words ("the fair value of interest rate
-    collar", "2016 benefit payments for the United States"), not as "row (column)", which
-    reads as label soup."""
+    collar", "2016 benefit payments for the United States", "net earnings in the third
+    quarter"), not as "row (column)", which reads as label soup, nor a quarter as a part of
+    its measure ("the 3rd Qtr of net earnings")."""
     first = row.split()[0]
     if first.lower() in common_words() and re.fullmatch(r"[A-Z][a-z-]+", first):
         row = first.lower() + row[len(first):]                  # "Acquisition of ..."
     place = col.split()[0].lower().strip(".") in PLACE_WORDS | {"united", "international",
                                                                 "domestic", "foreign", "u.s"}
+    quarter = QUARTER.fullmatch(col.strip())
+    if quarter:
+        return f"{row} in the {_ORDINALS[int(quarter.group(1)) - 1]} quarter"
     if re.fullmatch(r"[a-z]+ed", col):                # "revised goodwill"
         return f"{col} {row}"
     if place or col[:1].isupper():                    # a segment or a name: the row's part

@@ -13,7 +13,8 @@ more ("17.7 / 488.8 = 4%"); a money answer with no scale where its figures have 
 ("$223,990" from a table in thousands) or money per share with no "$" ("Answer: 1.56"); a result a step computes reprinted rounded where a later step
 reuses it ("= 203.9%", then "204% × 8.75"); a running total that names its measure again
 ("Adding basic net income ... in 2005 and the combined basic net income ... for 2006 and
-2007, 362787, gives").
+2007, 362787, gives"); a quarter named as a part of its measure ("The 3rd Qtr of net
+earnings").
 """
 from __future__ import annotations
 
@@ -128,3 +129,9 @@ def total_restated(reasoning: str) -> list[str]:
     of sales ... and the 2nd Qtr of sales ..., 3313, and the 3rd Qtr of sales ...")."""
     return [s for s in _SENTENCE.split(reasoning)
             if " + " in s and re.search(r"\bthe (?:combined|sum of)\b", s) and repeated_runs(s)]
+
+
+def quarter_as_part(reasoning: str) -> list[str]:
+    """A quarter named as a part of its measure ("the 3rd Qtr of net earnings"), not as when
+    the measure falls ("net earnings in the third quarter")."""
+    return re.findall(r"\bthe \d(?:st|nd|rd|th) (?:qtr|quarter)\.? of\b", reasoning, re.I)

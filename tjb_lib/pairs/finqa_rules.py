@@ -38,9 +38,9 @@ from tjb_lib.pairs.finqa_voice import unit_asked
 from tjb_lib.data import FinQAItem, load_finqa
 from tjb_lib.pairs.candidates import finqa_check
 from tjb_lib.pairs.finqa_analyst import (bare_per_share, coarse_percent, index_restated,
-                                         negative_loss, points_as_percent, reuse_reprinted,
-                                         stray_capitals, total_restated, unscaled_money,
-                                         unsigned_money, years_reversed)
+                                         negative_loss, points_as_percent, quarter_as_part,
+                                         reuse_reprinted, stray_capitals, total_restated,
+                                         unscaled_money, unsigned_money, years_reversed)
 from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
 from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
 from tjb_lib.records import Pair
@@ -348,7 +348,9 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a result reprinted where it is reused",
                              reuse_reprinted(reasoning)),
                             ("a running total that names its measure again",
-                             total_restated(reasoning))):
+                             total_restated(reasoning)),
+                            ("a quarter named as a part of its measure",
+                             quarter_as_part(reasoning))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
         if base_unshown(reasoning, part["evidence"]):
             out.append(f"a base of 100 the evidence never gives ({side})")
