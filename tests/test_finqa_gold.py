@@ -236,7 +236,7 @@ def test_a_money_answer_carries_the_unit_its_figures_print():
     from tjb_lib.pairs.candidates import finqa_candidate
     vtr = real("VTR/2007/page_47.pdf-3")
     assert finqa_check(vtr) is None and gold.money_unit(vtr) == "$"
-    assert finqa_candidate(vtr).answer == "$643822.41"
+    assert finqa_candidate(vtr).answer == "$643,822.41"
 
 
 def test_an_average_of_money_keeps_the_scale_its_figures_state():

@@ -24,7 +24,8 @@ from tjb_lib.pairs.candidates import (finqa_check, finqa_evidence, hops, reasoni
 from tjb_lib.pairs.standalone import short_name
 from tjb_lib.seeds import SEED
 from tjb_lib.pairs.filing import figures
-from tjb_lib.pairs.finqa_voice import answer_text, equation, op_name, rescaled_tail
+from tjb_lib.pairs.finqa_voice import (answer_text, dollars, equation, op_name, rescaled_tail,
+                                       result_text)
 from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
 from tjb_lib.pairs.graded import necessity_problems
 from tjb_lib.pairs.render import final_answer, split_answer
@@ -162,8 +163,9 @@ def test_mechanical_finqa_plain_is_gold_program(built):
     for p in built[2]["mechanical_finqa"]:
         item = fin[p.source_id]
         assert item.answer.strip() == item.steps[-1].res.strip()
-        assert split_answer(p.plain)[0] == with_unit(item, answer_text(
-            item.question, item.answer.strip(), op_name(item.steps[-1])))
+        last = len(item.steps) - 1          # as its last equation prints it ("$643,822.41")
+        assert split_answer(p.plain)[0] == dollars(item.question, with_unit(item, answer_text(
+            item.question, result_text(last, item.steps), op_name(item.steps[-1]))))
         assert evidence_lines(p.plain) == [e.text for e in finqa_evidence(item)]
         assert not any(finqa_rules.lowercased(x) or finqa_rules.linearised(x)
                        for x in evidence_lines(p.plain)), p.pair_id

@@ -16,9 +16,10 @@ from tjb_lib.pairs.conflicts import (_polarity_directions, finqa_answer_problems
                                      gold_contradiction, hotpot_answer_problems,
                                      question_options)
 from tjb_lib.pairs.execute import run_tests
-from tjb_lib.pairs.finqa_voice import answer_text
+from tjb_lib.pairs.finqa_voice import answer_text, dollars
 from tjb_lib.pairs.render import split_answer
 from tjb_lib.pairs.strip import detect_artifacts, strip_artifacts
+from tests.test_pairs_finqa import reached
 
 MECH_KINDS = {"marker", "source_label", "sentence_id", "evidence_block", "sources_footer",
               "verification"}
@@ -49,12 +50,20 @@ FINQA = {i.id: i for i in load_finqa()}
 def shown(p, answer: str, program: str) -> str:
     """An answer as the candidate states it: a FinQA answer with the unit its question asks
     for (``answer_text``), by the last operation of the pair's ``program``, and a sum or
-    difference of money with the unit its figures state (``with_unit``)."""
+    difference of money with the unit its figures state (``with_unit``), money with its "$"
+    and separators (``dollars``); a difference of two percentages in percentage points, a whole
+    percent to one decimal, as the side's last equation gives it (``reached``)."""
     if p.source != "finqa":
         return answer
-    ops = re.findall(r"([a-z_]+)\(", p.meta[program])
-    return with_unit(FINQA[p.source_id],
-                     answer_text(p.task.split("\n")[0], answer, ops[-1] if ops else ""))
+    ops = re.findall(r"([a-z_]+)(?:\d+-\d+)?\(", p.meta[program])     # "divide1-2(" too
+    side = p.meta["correct_reasoning" if program == "program" else "wrong_reasoning"]
+    last = re.findall(r"= (-?[\d.,]*\d%?)", side[-1])
+    if last and last[-1] != answer and reached(answer, last[-1], side):
+        points = side[-1].endswith(f"= {last[-1]} percentage points.")
+        answer = f"{last[-1]} percentage points" if points else last[-1]
+    question = p.task.split("\n")[0]
+    return dollars(question, with_unit(FINQA[p.source_id],
+                                       answer_text(question, answer, ops[-1] if ops else "")))
 
 
 def sides(p):
@@ -115,7 +124,9 @@ def test_wrong_side_differs_only_where_it_states_the_answer(conflicts, gold):
         else:                                    # the steps are the same; the closing differs
             assert ok_steps[:-1] == bad_steps[:-1], p.pair_id
             assert ok_steps[-1].rsplit(", so ", 1)[0] == bad_steps[-1].rsplit(", so ", 1)[0], p.pair_id
-        assert p.meta["wrong_answer"] in bad_steps[-1]               # the wrong side concludes it
+        last = re.findall(r"= (-?[\d.,]*\d%?)", bad_steps[-1])          # the wrong side concludes it
+        assert p.meta["wrong_answer"] in bad_steps[-1] or \
+            reached(p.meta["wrong_answer"], last[-1], bad_steps), p.pair_id
 
 
 def test_every_wrong_answer_passes_the_answer_type_rule(conflicts):

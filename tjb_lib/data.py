@@ -210,8 +210,9 @@ def load_finqa(files: tuple[Path, ...] | list[Path] | None = None) -> list[FinQA
 def _printed_table(rec: dict) -> tuple[tuple[str, ...], ...]:
     """``table_ori`` row for row with the linearised ``table``: where the printed table has
     header rows the linearisation merged into one, the last of them is the header and the
-    corner keeps a unit an earlier one states ("(in millions)"); a row whose cells do not line
-    up is left empty; () where the two cannot be lined up."""
+    corner keeps a unit an earlier one states ("(in millions)"), or else the unit the sentence
+    that leads into the table states ("the following table reconciles ... ( in thousands ) :");
+    a row whose cells do not line up is left empty; () where the two cannot be lined up."""
     ori, flat = rec.get("table_ori"), rec.get("table")
     if not (isinstance(ori, list) and isinstance(flat, list) and flat and ori):
         return ()
@@ -222,6 +223,11 @@ def _printed_table(rec: dict) -> tuple[tuple[str, ...], ...]:
         return ()
     head = list(ori[extra])
     units = [c for row in ori[:extra] for c in row if re.search(r"\bin\s(?:millions|thousands|billions)", c, re.I)]
+    pre = rec.get("pre_text")
+    lead = pre[-1] if isinstance(pre, list) and pre and isinstance(pre[-1], str) else ""
+    said = re.search(r"\(\s*(in (?:millions|thousands|billions))\s*\)", lead, re.I)
+    if not any(re.search(r"\bin\s(?:millions|thousands|billions)", c, re.I) for c in head):
+        units += [f"({said.group(1).lower()})"] if said else []
     if units and not head[0].strip():
         head[0] = units[0]
     rows = [tuple(head)] + [tuple(a) if isinstance(b, list) and len(a) == len(b) else ()

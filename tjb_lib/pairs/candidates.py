@@ -19,8 +19,8 @@ from tjb_lib.pairs import capitals, voice
 from tjb_lib.pairs.filing import clean_line, figures, period_years, residue
 from tjb_lib.pairs.filing_prose import evidence_line, row_sentence, sentence_case
 from tjb_lib.pairs.finqa_gold import base_row, gold_problem, money_unit, stated_unit
-from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, op_name, operands, period_clash,
-                                       step_sentences, unnamed)
+from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, dollars, op_name, operands,
+                                       period_clash, result_text, step_sentences, unnamed)
 from tjb_lib.pairs.closing import close
 from tjb_lib.pairs.finqa_labels import label_problem, reasoning_problem
 from tjb_lib.pairs.reasoning import joined, missing_values, unused_hops
@@ -394,8 +394,12 @@ def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
     replaces the gold program (a conflict's wrong derivation); every phrasing is drawn before
     anything is left out, so both sides of a pair share them."""
     r = r or random.Random(f"voice:{item.id}")
-    last = op_name((steps or item.steps)[-1]) if (steps or item.steps) else ""
-    ans = with_unit(item, answer_text(item.question, (answer or item.answer).strip(), last))
+    program = steps or item.steps
+    last = op_name(program[-1]) if program else ""
+    ans = (answer or item.answer).strip()
+    if program and ans == program[-1].res.strip():   # as the last step prints it ("3.6%")
+        ans = result_text(len(program) - 1, program)
+    ans = dollars(item.question, with_unit(item, answer_text(item.question, ans, last)))
     kept = finqa_steps(item, r, steps, frozenset(omit))
     return Candidate(answer=ans, evidence=finqa_evidence(item), reasoning=kept)
 

@@ -142,7 +142,11 @@ class Figure:
 
     def label(self) -> str | None:
         """What the figure is, in words taken from its line ("net revenue in 2015",
-        "total revenues in 2001"); None where the line gives it no name."""
+        "total revenues in 2001"), cased as one phrase; None where the line gives it no name."""
+        said = self._label()
+        return label_case(said) if said else said
+
+    def _label(self) -> str | None:
         if self.quote is not None:
             if self.name is None:
                 return None
@@ -177,15 +181,24 @@ class Figure:
         return column_of(row, col) if col else row
 
 
+#: a quarter column ("3rd Qtr", "4th quarter")
+QUARTER = re.compile(r"([1-4])(?:st|nd|rd|th) (?:qtr|quarter)\.?", re.I)
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
 def column_of(row: str, col: str) -> str:
     """A row's cell in a column that is no period, in words ("the fair value of interest rate
-    collar", "2016 benefit payments for the United States"), not as "row (column)", which
-    reads as label soup."""
+    collar", "2016 benefit payments for the United States", "net earnings in the third
+    quarter"), not as "row (column)", which reads as label soup, nor a quarter as a part of
+    its measure ("the 3rd Qtr of net earnings")."""
     first = row.split()[0]
     if first.lower() in common_words() and re.fullmatch(r"[A-Z][a-z-]+", first):
         row = first.lower() + row[len(first):]                  # "Acquisition of ..."
     place = col.split()[0].lower().strip(".") in PLACE_WORDS | {"united", "international",
                                                                 "domestic", "foreign", "u.s"}
+    quarter = QUARTER.fullmatch(col.strip())
+    if quarter:
+        return f"{row} in the {_ORDINALS[int(quarter.group(1)) - 1]} quarter"
     if re.fullmatch(r"[a-z]+ed", col):                # "revised goodwill"
         return f"{col} {row}"
     if place or col[:1].isupper():                    # a segment or a name: the row's part
@@ -523,11 +536,30 @@ def common_words() -> frozenset[str]:
                      if len(c) >= 2 and w not in MONTHS and w not in PLACE_WORDS)
 
 
+# A word set apart from a name: what a stray capital may follow ("the Company" stays).
+_FUNCTION = r"(?:of|at|in|the|and|for|by|to|from|on|with|as|than|ended|a|an|or|per)"
+#: a capitalised word inside lower-case words ("interest rate Collar", "total Pilots")
+STRAY_CAPITAL = re.compile(rf"(?<![\w&.-])((?!{_FUNCTION}\b)[a-z][a-z-]* )"
+                           rf"(?!(?:{'|'.join(m.capitalize() for m in MONTHS)})\b)"
+                           r"([A-Z][a-z]+(?:-[A-Z][a-z]+)*)(?![\w&-]| [A-Z&\d])")
+#: a lower-case word inside a name ("Dow jones Transportation Average")
+LOWER_IN_NAME = re.compile(rf"(?<=\b[A-Z][a-z]{{2}} )(?!{_FUNCTION}\b)([a-z]+)(?= [A-Z][a-z]+)")
+
+
+def label_case(text: str) -> str:
+    """A label's words cased as one phrase: a capital a table printed inside lower-case words
+    lowered ("interest rate collar", "total pilots"), a lower-case word inside a name raised
+    ("Dow Jones Transportation Average")."""
+    text = STRAY_CAPITAL.sub(lambda m: m.group(1) + m.group(2).lower(), text)
+    return LOWER_IN_NAME.sub(lambda m: m.group(1).capitalize(), text)
+
+
 def mid(text: str | None) -> str | None:
     """A printed header as it reads inside a sentence: "Net revenue" -> "net revenue", a name
     ("Ball Corporation", "Arkansas", "HPL") kept."""
     if not text:
         return text
+    text = label_case(text)
     first, *rest = text.split()
     if first in ("TOTAL", "NET", "OTHER", "BALANCE"):                    # "TOTAL"
         return first.lower() + text[len(first):]

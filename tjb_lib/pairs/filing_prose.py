@@ -85,10 +85,14 @@ def _series(parts: list[str]) -> str:
 
 
 def be(name: str) -> str:
-    """"were" after a plural head noun ("Lease obligations were"), else "was"."""
+    """"were" after a plural head noun ("Lease obligations were"), else "was"; a participle
+    after the head is no head ("Additions based on tax positions ... were", "Shares
+    repurchased were", "Total shares outstanding were")."""
     head = re.split(r"\s(?:as|of|on|in|for|from|under|to|related|at|by|with|incurred|during|due|"
-                    r"issued|held|paid|available)\s", name.lower())[0]
-    last = head.split()[-1] if head.split() else ""
+                    r"issued|held|paid|available)\s", name.lower())[0].split()
+    while len(head) > 1 and (head[-1].endswith("ed") or head[-1] in ("outstanding", "remaining")):
+        head.pop()
+    last = head[-1] if head else ""
     return "were" if re.search(r"[^su]s$", last) and not last.endswith("ss") else "was"
 
 

@@ -109,7 +109,9 @@ def stated_unit(item: FinQAItem) -> str | None:
             if not o.const and o.step is None]
     if not read or any(f is None for f in read):
         return None
-    scales = {_scale(f, item.gold_inds[f.line][1]) for f in read}
+    head = " ".join(item.table[0]) if item.table else ""     # the table's own unit note
+    scales = {_scale(f, item.gold_inds[f.line][1] + ("" if f.quote is not None else f" {head}"))
+              for f in read}
     if len(scales) != 1 or None in scales:
         return None
     word = {1e3: "thousand", 1e6: "million", 1e9: "billion"}[scales.pop()]

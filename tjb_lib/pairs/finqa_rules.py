@@ -37,6 +37,10 @@ from tjb_lib.pairs.filing_prose import be
 from tjb_lib.pairs.finqa_voice import unit_asked
 from tjb_lib.data import FinQAItem, load_finqa
 from tjb_lib.pairs.candidates import finqa_check
+from tjb_lib.pairs.finqa_analyst import (bare_per_share, coarse_percent, index_restated,
+                                         negative_loss, points_as_percent, quarter_as_part,
+                                         reuse_reprinted, stray_capitals, total_restated,
+                                         unscaled_money, unsigned_money, years_reversed)
 from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
 from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
 from tjb_lib.records import Pair
@@ -311,6 +315,12 @@ def pair_problems(p: Pair) -> list[str]:
                 item is not None and unitless_money(item, answer)) \
                 or bare_money_answer(p.task.split("\n")[0], answer):
             out.append(f"answer without its unit ({side}): {answer}")
+        out.extend(f"money without its sign or separators ({side}): {f}"
+                   for f in unsigned_money(p.task.split("\n")[0], answer))
+        out.extend(f"money without the scale of its figures ({side}): {f}"
+                   for f in unscaled_money(answer, " ".join(part["evidence"])))
+        out.extend(f"money per share without its sign ({side}): {f}"
+                   for f in bare_per_share(p.task.split("\n")[0], answer))
         for rule, found in (("templated wording", templated(reasoning)),
                             ("a base of 100 not named", bare_base(reasoning)),
                             ("plural subject, singular verb", plural_agreement(reasoning)),
@@ -327,7 +337,20 @@ def pair_problems(p: Pair) -> list[str]:
                             ("an index return in a template", index_template(reasoning)),
                             ("a unit the rescaling does not give",
                              rescaled_units(reasoning, part["evidence"])),
-                            ("a change of unit on its own", rescale_alone(reasoning))):
+                            ("a change of unit on its own", rescale_alone(reasoning)),
+                            ("a loss as a negative number", negative_loss(reasoning)),
+                            ("percentage points written as percent", points_as_percent(reasoning)),
+                            ("an index level restated", index_restated(reasoning)),
+                            ("a stray capital in a label", stray_capitals(reasoning)),
+                            ("a change from a later year to an earlier",
+                             years_reversed(reasoning)),
+                            ("a share rounded too coarsely", coarse_percent(reasoning)),
+                            ("a result reprinted where it is reused",
+                             reuse_reprinted(reasoning)),
+                            ("a running total that names its measure again",
+                             total_restated(reasoning)),
+                            ("a quarter named as a part of its measure",
+                             quarter_as_part(reasoning))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
         if base_unshown(reasoning, part["evidence"]):
             out.append(f"a base of 100 the evidence never gives ({side})")

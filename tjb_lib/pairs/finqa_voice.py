@@ -67,6 +67,13 @@ COMBINED = (
     "Adding {m} {pa} and {bare_b} gives {eq}.",
     "Together, {m} {pa} and {bare_b} come to {eq}.",
 )
+# A figure added to a running total of its own measure: the total is not named again
+# ("Adding basic net income ... in 2005 and the combined basic net income ... for 2006 and
+# 2007, 362787, gives").
+RUNNING = (
+    "Adding {f} brings the total to {eq}.",
+    "With {f} added, the total comes to {eq}.",
+)
 ADD = (
     "{x} plus {y} is {eq}.",
     "Adding {x} and {y} gives {eq}.",
@@ -156,7 +163,10 @@ _COMPARE = ("greater", "compare_larger")
 _ASKED = (("million", re.compile(r"\bin (?:us)?\$? ?millions?\b|\(in millions\)", re.I)),
           ("thousand", re.compile(r"\bin (?:us)?\$? ?thousands?\b|\(in thousands\)", re.I)),
           ("billion", re.compile(r"\bin (?:us)?\$? ?billions?\b|\(in billions\)", re.I)),
-          ("per share", re.compile(r"\bper share\b|\bshare price\b", re.I)))
+          ("per share", re.compile(r"\bper (?:common |basic |diluted )?share\b|\bshare price\b",
+                                   re.I)))
+#: a figure per share that is money: a price, a cost, an income or earnings, a dividend
+PER_SHARE_MONEY = re.compile(r"\b(?:price|cost|income|earnings|dividends?)\b", re.I)
 
 
 def unit_asked(question: str, last_op: str = "divide") -> str | None:
@@ -167,14 +177,31 @@ def unit_asked(question: str, last_op: str = "divide") -> str | None:
 
 
 def answer_text(question: str, answer: str, last_op: str = "") -> str:
-    """The answer with the unit its question asks for ("719.7 per share", "410.08 million");
+    """The answer with the unit its question asks for ("719.7 per share", "410.08 million";
+    money per share with its "$": "$1.56 per share" for a net income per common share);
     a percentage, a yes/no or an answer that states its unit already is left as it is. Only
     a division (``last_op``) gives a figure per share."""
     want = unit_asked(question, last_op)
     if want is None or want in answer or re.search(r"%|^(?:yes|no)$", answer.strip(), re.I):
         return answer
-    money = want == "per share" and re.search(r"\b(?:price|cost)", question, re.I)
+    money = want == "per share" and PER_SHARE_MONEY.search(question)
+    answer = re.sub(r"^(-?)\.", r"\g<1>0.", answer)                 # "$0.385", not "$.385"
     return f"${answer} {want}" if money and not answer.startswith("$") else f"{answer} {want}"
+
+
+# A question that counts things (shares, awards), not money: its scale word takes no "$".
+COUNTED = re.compile(r"\bhow many\b|\bshares\b|\bstocks\b|\bawards\b|\bunits\b", re.I)
+_MONEY = re.compile(r"(-?)(\$?)(\d+)((?:\.\d+)?)( (?:thousand|million|billion))?")
+
+
+def dollars(question: str, answer: str) -> str:
+    """A money answer as an analyst prints it: with its "$" where it carries a scale word and
+    its question counts no things ("$3,138 million", not "3138 million"), and with thousands
+    separators ("$643,822.41", not "$643822.41")."""
+    m = _MONEY.fullmatch(answer.strip())
+    if m is None or not (m.group(2) or (m.group(5) and not COUNTED.search(question))):
+        return answer
+    return f"{m.group(1)}${int(m.group(3)):,}{m.group(4)}{m.group(5) or ''}"
 
 
 def op_name(step: FinQAStep) -> str:
@@ -183,9 +210,13 @@ def op_name(step: FinQAStep) -> str:
 
 
 def arg_text(arg: str, steps: tuple[FinQAStep, ...]) -> str:
-    """An operand as the equation prints it: an earlier step's result, a constant, a number."""
+    """An operand as the equation prints it: an earlier step's result as its own equation
+    printed it ("203.9%" where FinQA keeps "204%"; a difference of percentages as FinQA keeps
+    it, "4.9%"), a constant, a number."""
     if re.fullmatch(r"#\d+", arg):
-        return steps[int(arg[1:])].res
+        k = int(arg[1:])
+        return result_text(k, steps).removesuffix(" percentage points") + \
+            ("%" if result_text(k, steps).endswith(" percentage points") else "")
     if arg.startswith("const_"):
         return arg[len("const_"):].replace("m", "-")
     return arg
@@ -203,8 +234,36 @@ def equation(i: int, steps: tuple[FinQAStep, ...], percent: bool = False) -> str
             a, b = (f"{x}%" if x[-1:].isdigit() else x.replace(")", "%)") for x in (a, b))
         return f"{a} > {b}" if st.res.strip().lower() == "yes" else f"{a} ≤ {b}"
     sign = _ARITH.get(op)
-    text = f"{a} {sign} {b} = {st.res}" if sign else f"{st.op}({a}, {b}) = {st.res}"
+    res = result_text(i, steps)
+    text = f"{a} {sign} {b} = {res}" if sign else f"{st.op}({a}, {b}) = {res}"
     return " ".join(text.split())
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(re.sub(r"[$,%()]", "", text))
+    except ValueError:
+        return None
+
+
+def result_text(i: int, steps: tuple[FinQAStep, ...]) -> str:
+    """Step i's result as an analyst prints it: a difference of two percentages in percentage
+    points ("26.8% - 21.9% = 4.9 percentage points", not "4.9%"), and a share FinQA rounds
+    to a whole percent given to one decimal where that shows more ("17.7 / 488.8 = 3.6%",
+    not "4%")."""
+    st, res = steps[i], steps[i].res.strip()
+    a, b = (arg_text(x, steps) for x in (st.arg1, st.arg2))
+    op = op_name(st)
+    if op in ("minus", "subtract") and res.endswith("%") and a.endswith("%") \
+            and b.endswith("%"):
+        return f"{res[:-1]} percentage points"
+    x, y = _number(a), _number(b)
+    if op == "divide" and re.fullmatch(r"-?\d+%", res) and x is not None and y \
+            and "%" not in a + b:
+        v = x / y * 100
+        if abs(v - round(v)) >= .05 and abs(v - int(res[:-1])) < 1:
+            return f"{v:.1f}%"
+    return res
 
 
 @dataclass(frozen=True)
@@ -286,15 +345,16 @@ def noun(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     about = topic(k, steps, figs)
     op = op_name(steps[k])
     pool = _pool(k, steps, *operands(k, steps, figs), figs)
-    if pool is BASE:
-        gl, about = _gain(steps[k].res), named(about)
-        return f"the {gl} in {about} from 100" if about else f"the {gl} on a base of 100"
+    if pool is BASE:                  # a loss named as a change: never "the loss (-21.08)"
+        gl, about = _gain(steps[k].res).replace("loss", "change"), named(about)
+        return f"the {gl} in {about}" if about else f"the {gl} on a base of 100"
     if pool is BASE_PERCENT:
         return f"the return on {named(about)}" if about else "the return"
     if pool is GROWTH:
         return f"the growth in {about}" if about else "the growth"
-    if op in ("minus", "subtract"):
-        return f"the change in {about}" if about else "the difference"
+    if op in ("minus", "subtract"):                 # an earlier period less a later one is a
+        head = "difference" if pool is CHANGE_BACK else "change"       # difference, no change
+        return f"the {head} in {about}" if about else "the difference"
     if op == "add":
         return f"the combined {about}" if about else "the total"
     a, b = operands(k, steps, figs)
@@ -598,7 +658,7 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
     if pool is BASE_PERCENT and a.step is not None:
         about = topic(k, steps, figs)
         return (f"the return on {named(about) or 'a base of 100'}, {shown} from a {_gain(a.text)} of "
-                f"{a.text} on its base of 100,")
+                f"{a.text.lstrip('-')} on its base of 100,")
     if _change(a, b) and op in ("minus", "subtract", "add"):
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
         years = re.fullmatch(r"(?:19|20)\d\d", pa) and re.fullmatch(r"(?:19|20)\d\d", pb)
@@ -606,6 +666,8 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
         if op == "add":
             return (f"the combined {m} for {pb} and {pa}, {shown}," if pick < .5
                     else f"the combined {m} of {shown} for {pb} and {pa}")
+        if pool is CHANGE_BACK:                 # an earlier period less a later one
+            return f"the difference in {m} between {pa} and {pb}, {shown},"
         if years and pick < 1 / 3:
             return f"the change in {m} over {pb}-{pa}, {shown},"
         return (f"the change in {m} of {shown} from {pb} to {pa}" if pick < 2 / 3
@@ -613,13 +675,17 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
     return f"{_described(k, steps, figs)}, {shown},"      # ", 327," (a stray comma goes)
 
 
-def index_move(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], eq: str) -> list[str]:
+def index_move(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], eq: str,
+               omitted: frozenset[int] = frozenset()) -> list[str]:
     """A return on a base of 100 (step i divides a gain on that base by 100) as an analyst
-    writes it: where the index stands, its gain and the return that makes ("For Nasdaq
-    Composite, at 165.84 at 12/29/2018 on a base of 100, the gain of 65.84 is a return of
+    writes it: where the index stands, its gain and the return that makes ("Nasdaq Composite
+    stood at 165.84 at 12/29/2018 against its base of 100, a gain of 65.84: a return of
     65.84 / 100 = 65.84%"), the gain named by what it is computed from where its step is
     skipped: never the gain as a label ("the gain in Nasdaq Composite on its base of 100
-    (65.84)"). Empty where the index has no name."""
+    (65.84)"). Where the gain's own step is shown, where the index stands was just said: the
+    return follows from the gain alone ("The gain of 65.84 in Nasdaq Composite is ..."). A
+    loss is given by its size ("a loss of 16.34"), never as "a loss of -16.34". Empty where
+    the index has no name."""
     a, _ = operands(i, steps, figs)
     if a.step is None:
         return []
@@ -629,10 +695,39 @@ def index_move(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], eq: str
     if not series:
         return []
     gl, at = _gain(steps[a.step].res), f" {when(at)}" if at else ""
-    return [f"For {series}, at {level.text}{at} on a base of 100, the {gl} of {a.text} is a "
+    size = a.text.lstrip("-")
+    if a.step not in omitted:
+        return [f"The {gl} of {size} in {series} is a return of {eq}.",
+                f"For {series}, the {gl} of {size} is a return of {eq}."]
+    return [f"{series} stood at {level.text}{at} against its base of 100, a {gl} of {size}: a "
             f"return of {eq}.",
-            f"{series} stood at {level.text}{at} on a base of 100, and its {gl} of {a.text} is a "
+            f"With {series} at {level.text}{at}, its {gl} on the base of 100 is {size}: a "
             f"return of {eq}."]
+
+
+def repeated_runs(text: str, n: int = 4) -> list[str]:
+    """Runs of n words said twice in a text, the second after the first ends."""
+    words = re.findall(r"[a-z][\w'&-]*", text.lower())
+    first: dict[tuple[str, ...], int] = {}
+    out = []
+    for k in range(len(words) - n + 1):
+        run = tuple(words[k:k + n])
+        if run in first and first[run] + n <= k:
+            out.append(" ".join(run))
+        first.setdefault(run, k)
+    return out
+
+
+def _running(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand, x: str, y: str,
+             omitted: frozenset[int]) -> str | None:
+    """The figure's phrase where step i adds a figure to a shown running total whose name
+    repeats the figure's label; None otherwise."""
+    if op_name(steps[i]) != "add":
+        return None
+    (fig, f), (total, _) = ((a, x), (b, y)) if a.figure is not None else ((b, y), (a, x))
+    if fig.figure is None or total.step is None or total.step in omitted:
+        return None
+    return f if repeated_runs(f"{x} {y}") else None
 
 
 def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw: float,
@@ -648,13 +743,17 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
         pool = BARE                                   # nothing to name: the equation alone
     if x == y and a.figure is not None:               # two figures the lines label alike
         x, y = f"{x} ({a.text})", f"{y} ({b.text})"
+    running = _running(i, steps, a, b, x, y, omitted)
+    if running is not None:
+        pool = RUNNING
     plural = be(x) == "were"                        # "finished products ... are"
     unit = scaled(i, steps, figs) or ("", "")
     names = {"x": x, "y": y, "n": b.text, "scale": unit[0], "unit": unit[1],
              "word": re.sub(r"^in |s$", "", unit[1]),
              "is_x": "are" if plural else "is", "be_x": "were" if plural else "was", "v": "" if plural else "s",
              "does": "do" if plural else "does",
-             "a": a.text, "b": b.text, "gl": _gain(steps[i].res),
+             "a": a.text, "b": b.text, "f": running,
+             "gl": "return" if steps[i].res.strip().endswith("%") else _gain(steps[i].res),
              "eq": equation(i, steps, percent=all(o.figure is not None and o.figure.unit == "%"
                                                   for o in (a, b)))}
     since = what(b.figure)[1] if b.figure is not None else None
@@ -671,7 +770,7 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
                      bare_a=when(pa or "").split(" ", 1)[-1],      # "year ended ...", not
                      bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
-    moved = index_move(i, steps, figs, names["eq"])   # the same where the gain is skipped
+    moved = index_move(i, steps, figs, names["eq"], omitted)   # the same where the gain is skipped
     if pool is BASE_PERCENT and moved:
         texts = moved
     texts = [t for t in texts if not re.match(r"Together, the (?:combined|sum)\b", t)] \
