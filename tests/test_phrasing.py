@@ -1,19 +1,15 @@
-"""The phrasing rules (``tjb_lib.pairs.phrasing``): each catches the text blind readers stopped at
-in the b10 round (as shipped at 0693482), and the builders no longer write it, on real HotpotQA
-items."""
+"""The phrasing rules (``tjb_lib.pairs.phrasing``): each catches the text the blind readers of
+6 December stopped at (as shipped at 0693482), and the builders no longer write it, on real
+HotpotQA items."""
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
 
-from tjb_lib.data import load_hotpotqa
+from _reader_rules import linked_items, old_breaks_new_keeps, pair
 from tjb_lib.pairs import phrasing, slip_rules
-from tjb_lib.pairs.candidates import hotpot_candidate
-from tjb_lib.pairs.chain_rules import with_link
 from tjb_lib.pairs.closing import statement
-from tjb_lib.pairs.common import hotpot_meta, make_pair
 from tjb_lib.pairs.reasoning import joined, once_each_way, surnamed, trimmed
 from tjb_lib.pairs.render import render
 from tjb_lib.pairs.standalone import clean
@@ -21,14 +17,11 @@ from tjb_lib.pairs.standalone import clean
 
 @pytest.fixture(scope="module")
 def items():
-    return {i.id: with_link(i) for i in load_hotpotqa()}   # as the builders read them
+    return linked_items()
 
 
 def rules(item, candidate) -> set[str]:
-    p = make_pair("mechanical_hotpotqa", "hotpotqa", item.id, 0, target_relation="equivalent",
-                  gold="tie", task=item.question, plain=render(candidate),
-                  cited=render(candidate), variant="t", artifact="", meta=hotpot_meta(item))
-    return {r for r, _ in slip_rules.phrasing_problems(p, item)}
+    return {r for r, _ in slip_rules.phrasing_problems(pair(item, render(candidate)), item)}
 
 
 # (item, the reasoning as shipped at 0693482, the rule it breaks)
@@ -77,10 +70,7 @@ OLD = [
 
 @pytest.mark.parametrize("item_id, old, rule", OLD)
 def test_the_old_text_breaks_a_rule_and_the_new_does_not(items, item_id, old, rule):
-    item = items[item_id]
-    c = hotpot_candidate(item)
-    assert rule in rules(item, dataclasses.replace(c, reasoning=(old,)))
-    assert rules(item, c) == set()
+    old_breaks_new_keeps(rules, items[item_id], old, rule)
 
 
 def test_a_conclusion_takes_the_answers_words_not_the_questions():

@@ -1,7 +1,7 @@
 """How a HotpotQA candidate is worded where the source or the question would show through: reader
 rules held at zero, each with the repair the builders apply.
 
-Blind readers (hotpot defects of 6 December, b10) stopped at a conclusion phrased from the
+The blind readers of 6 December stopped at a conclusion phrased from the
 question instead of the answer ("so the sport is paracyclist", "so the country is Pakistani",
 "so the arcade game is a pinball machine", "so the monach is King George IV"), at a trailing
 aside that does not bear on the question ("..., notably scoring an upset victory against ..."),

@@ -471,7 +471,7 @@ def joined(r: random.Random, steps: list[tuple[str, str]], shown: list[str],
     last restated line, with nothing of its own to join, is restated without a part the
     ``item``'s question does not ask about (``trimmed``) or with a person's surname for the full
     name (``surnamed``): a stock lead-in ("Note that ...", ``voice.RESTATED_STEPS``) read as a
-    template to blind readers (b10) and is left for a line that neither changes. ``text`` (the
+    template to the blind readers of 6 December and is left for a line that neither changes. ``text`` (the
     item's own, ``capitals.item_text``) decides whether a joined sentence's first word is a
     name that keeps its capital."""
     want = content_words(item.question) if item else set()
