@@ -198,5 +198,8 @@ def test_a_failed_run_leaves_the_judges_results_as_they_were_not_a_mixture(demo,
     assert "the results in" in capsys.readouterr().err
     after = _files(folder)
     assert after.pop("notebooks/02_second.failed.ipynb")  # the traceback, kept beside
+    # and what its kernel printed outside the cells, where it printed anything (under load a
+    # kernel shut down mid-failure may log a ZMQ callback error)
+    after.pop("notebooks/02_second.failed.kernel.log", None)
     assert after == before  # 01's new result did not replace the good one
     assert sorted(p.name for p in (tmp_path / "judges").iterdir()) == ["smollm2"]  # no staging
