@@ -175,6 +175,8 @@ class Figure:
             row, col = f"total {col}", None
         if not row or row.lower() in VAGUE_ROWS:      # "Total", "Thereafter": of what?
             return None
+        if col and re.fullmatch(r"(?:net )?change in (?:the )?period", row, re.I):
+            return f"the change in {mid(col)} over the period"    # not "... of change in period"
         if col and MATURITY.fullmatch(col.lower()):   # "long-term debt due in 1-3 years"
             low = col.lower()
             return f"{row} due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
@@ -451,6 +453,10 @@ def _name(line: str, start: int, end: int) -> str | None:
     if found and m.group("verb") in ("increased", "decreased", "rose", "fell", "grew", "declined"):
         change = "increase" if m.group("verb") in ("increased", "rose", "grew") else "decrease"
         return f"the {change} in {found}"
+    what = re.match(r"\s*(?:thousand|million|billion)?\s*related to (?:an? |the )?([a-z][a-z ]{4,40}?)"
+                    r"(?= for |[,.;]|$)", rest)
+    if found and " " not in found and what:           # "a use of $250 million related to a
+        return f"the {found} related to the {what.group(1)}"    # change in accounting", not "use"
     return found
 
 
