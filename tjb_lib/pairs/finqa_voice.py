@@ -96,7 +96,7 @@ SHARE = (
 )
 # A change (an earlier result) on its base: never "Compared with {y}, the change in ... comes
 # to", which names the measure twice before the figure.
-SHARE_OF_CHANGE = SHARE + ("Over {y}, {x} come{v} to {eq}.",)
+SHARE_OF_CHANGE = SHARE + ("Divided by {y}, {x} come{v} to {eq}.",)
 # A part of a whole in one period: it may open on the period ("In 2015, EMEA was ...").
 SHARE_IN_PERIOD = SHARE + ("{period}, {part} {be_part} {eq} of {whole}.",)
 # Division by a small count: an average.
