@@ -21,6 +21,7 @@ import re
 from tjb_lib.pairs.filing import PLACE_WORDS, Figure
 from tjb_lib.pairs.finqa_voice import repeated_runs
 
+_PLACE_ENDS = PLACE_WORDS | {"states", "pacific", "asia-pacific", "emea", "kingdom"}
 _BARE = re.compile(r"-?[\d,]*\.?\d+")
 _RATE_Q = re.compile(r"\b(?:rate|return|yield|margin)\b|\bindex\b|\bpercent(?:age)?\b", re.I)
 _RATIO_Q = re.compile(r"\bratio\b|\btimes\b|\bper transaction\b|\bhow many\b", re.I)
@@ -31,7 +32,8 @@ _ENTITY = re.compile(r"(?:^|[.:;] |, )((?:[A-Z][\w&.-]*(?: [A-Z][\w&.-]*)*))(?: 
 _VERB_LABEL = re.compile(r"\b(?:use|uses|used) in \d{4} come|\bof change in period\b")
 _YEAR_DATE = re.compile(r"\b(?:[Ff]rom|[Bb]etween) (?:19|20)\d\d (?:to|and) (?:the )?(?:fiscal )?"
                         r"(?:year|period) ended\b")
-_COMPARED = re.compile(r"\bCompared with [^,]{3,80}, the (?:change|difference)\b.{0,160}?\bcomes? to\b")
+_COMPARED = re.compile(r"\bCompared with [^,]{3,80}, the (?:change|difference)\b"
+                       r".{0,160}?\bcomes? to\b")
 _TICKER = re.compile(r"\bFor [^,.]{2,60}, the (?:gain|loss) of\b")
 _MID_THE = re.compile(r"(?<=[a-z0-9,] )The\b")
 _NEGATIVE = re.compile(r"\$?\((\d[\d,]*(?:\.\d+)?)\)")
@@ -76,7 +78,6 @@ def mid_sentence_the(text: str) -> str:
     return _MID_THE.sub("the", text)
 
 
-_PLACE_ENDS = PLACE_WORDS | {"states", "pacific", "asia-pacific", "emea", "kingdom"}
 _REVENUE = re.compile(r"\b(?:revenues?|sales)\b")
 
 
@@ -170,8 +171,7 @@ def entity_as_measure(reasoning: str) -> list[str]:
     """A row label that is a place or a verb used as the measure ("United States were",
     "Asia-Pacific in 2015 is", "use in 2010 come to", "of change in period")."""
     out = [m.group(0).strip(" ,.;:") for m in _ENTITY.finditer(reasoning)
-           if m.group(1).split()[-1].lower().strip(".") in PLACE_WORDS | {"states", "pacific",
-                                                                          "asia-pacific", "emea"}]
+           if m.group(1).split()[-1].lower().strip(".") in _PLACE_ENDS]
     return out + _VERB_LABEL.findall(reasoning)
 
 
