@@ -24,6 +24,7 @@ from tjb_lib.pairs.candidates import (finqa_check, finqa_evidence, hops, reasoni
 from tjb_lib.pairs.standalone import short_name
 from tjb_lib.seeds import SEED
 from tjb_lib.pairs.filing import figures
+from tjb_lib.pairs.finqa_units import rate_unit
 from tjb_lib.pairs.finqa_voice import (answer_text, dollars, equation, op_name, rescaled_tail,
                                        result_text)
 from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
@@ -164,8 +165,9 @@ def test_mechanical_finqa_plain_is_gold_program(built):
         item = fin[p.source_id]
         assert item.answer.strip() == item.steps[-1].res.strip()
         last = len(item.steps) - 1          # as its last equation prints it ("$643,822.41")
-        assert split_answer(p.plain)[0] == dollars(item.question, with_unit(item, answer_text(
-            item.question, result_text(last, item.steps), op_name(item.steps[-1]))))
+        assert split_answer(p.plain)[0] == rate_unit(item.question, dollars(
+            item.question, with_unit(item, answer_text(item.question, result_text(
+                last, item.steps), op_name(item.steps[-1])))))
         assert evidence_lines(p.plain) == [e.text for e in finqa_evidence(item)]
         assert not any(finqa_rules.lowercased(x) or finqa_rules.linearised(x)
                        for x in evidence_lines(p.plain)), p.pair_id

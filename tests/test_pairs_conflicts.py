@@ -16,6 +16,7 @@ from tjb_lib.pairs.conflicts import (_polarity_directions, finqa_answer_problems
                                      gold_contradiction, hotpot_answer_problems,
                                      question_options)
 from tjb_lib.pairs.execute import run_tests
+from tjb_lib.pairs.finqa_units import rate_unit
 from tjb_lib.pairs.finqa_voice import answer_text, dollars
 from tjb_lib.pairs.render import split_answer
 from tjb_lib.pairs.strip import detect_artifacts, strip_artifacts
@@ -51,7 +52,7 @@ def shown(p, answer: str, program: str) -> str:
     """An answer as the candidate states it: a FinQA answer with the unit its question asks
     for (``answer_text``), by the last operation of the pair's ``program``, and a sum or
     difference of money with the unit its figures state (``with_unit``), money with its "$"
-    and separators (``dollars``); a difference of two percentages in percentage points, a whole
+    and separators (``dollars``), a rate, return or index move with its unit (``rate_unit``); a difference of two percentages in percentage points, a whole
     percent to one decimal, as the side's last equation gives it (``reached``)."""
     if p.source != "finqa":
         return answer
@@ -62,8 +63,8 @@ def shown(p, answer: str, program: str) -> str:
         points = side[-1].endswith(f"= {last[-1]} percentage points.")
         answer = f"{last[-1]} percentage points" if points else last[-1]
     question = p.task.split("\n")[0]
-    return dollars(question, with_unit(FINQA[p.source_id],
-                                       answer_text(question, answer, ops[-1] if ops else "")))
+    return rate_unit(question, dollars(question, with_unit(
+        FINQA[p.source_id], answer_text(question, answer, ops[-1] if ops else ""))))
 
 
 def sides(p):

@@ -16,6 +16,7 @@ from tjb_lib.pairs import load_split
 from tjb_lib.pairs.registry import SPLITS
 from tjb_lib.pairs.candidates import finqa_check, with_unit
 from tjb_lib.pairs.filing import NUMBER, clean_line, figures, residue
+from tjb_lib.pairs.finqa_units import rate_unit
 from tjb_lib.pairs.finqa_voice import (answer_text, dollars, equation, op_name, rescaled_tail,
                                        result_text)
 from tjb_lib.pairs.graded import omission_problems
@@ -212,8 +213,8 @@ def test_moderate_finqa_skips_one_intermediate_step(splits, fin):
         last = len(item.steps) - 1           # as its last equation prints it ("203.9%")
         assert split_answer(strip_artifacts(p.plain))[0] == \
             split_answer(strip_artifacts(p.cited))[0] == \
-            dollars(item.question, with_unit(item, answer_text(
-                item.question, result_text(last, item.steps), op_name(item.steps[-1]))))
+            rate_unit(item.question, dollars(item.question, with_unit(item, answer_text(
+                item.question, result_text(last, item.steps), op_name(item.steps[-1])))))
         assert evidence(p.plain) == evidence(p.cited)
         plain, cited = reasoning(p.plain), reasoning(p.cited)
         missing = [s for s in plain if s not in cited]

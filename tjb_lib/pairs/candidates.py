@@ -20,9 +20,12 @@ from tjb_lib.pairs.filing import clean_line, figures, period_years, residue
 from tjb_lib.pairs.filing_prose import evidence_line, row_sentence, sentence_case
 from tjb_lib.pairs.finqa_gold import base_row, gold_problem, money_unit, stated_unit
 from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, dollars, op_name, operands,
-                                       period_clash, result_text, step_sentences, unnamed)
+                                       period_clash, result_text, step_sentences, unit_asked,
+                                       unnamed)
 from tjb_lib.pairs.closing import close
 from tjb_lib.pairs.finqa_labels import label_problem, reasoning_problem
+from tjb_lib.pairs.finqa_units import (mid_sentence_the, period_label, place_measured, rate_unit,
+                                       scale_stated, sign_noted, unglued, vocabulary)
 from tjb_lib.pairs.reasoning import joined, missing_values, unused_hops
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence
@@ -363,12 +366,15 @@ def finqa_evidence(item: FinQAItem) -> tuple[Evidence, ...]:
             continue
         kind, _, idx = key.partition("_")
         loc = f"table row {idx}" if kind == "table" else f"text line {idx}"
-        said = evidence_line(key, text, item.table, ticker(item)) or clean_line(text)
+        said = mid_sentence_the(evidence_line(key, text, item.table, ticker(item))
+                                or clean_line(text))
+        said = unglued(said, vocabulary(item.table, [t for _, t in item.gold_inds]))
         out.append(Evidence(text=said, source=filing_title(item), locator=loc,
                             sid=f"{kind}:{idx}"))
     base = base_row(item)
     if base is not None and f"table:{base}" not in {e.sid for e in out}:
         said = row_sentence(item.table, base)
+        said = said and mid_sentence_the(said)
         if said:                                     # the index starts at 100 where it says so
             out.insert(0, Evidence(text=said, source=filing_title(item),
                                    locator=f"table row {base}", sid=f"table:{base}"))
@@ -380,8 +386,11 @@ def finqa_steps(item: FinQAItem, r: random.Random,
                 omit: frozenset[int] = frozenset()) -> tuple[str, ...]:
     """One sentence per step of ``steps`` (default: the gold program) not in ``omit``, saying
     what its numbers are; the phrasings are drawn by ``r`` in step order, one draw per step."""
-    return step_sentences(steps or item.steps, figures(item.gold_inds, item.table), r,
-                          frozenset(omit))
+    figs = place_measured(figures(item.gold_inds, item.table), item.question)
+    lines = [e.text for e in finqa_evidence(item)]
+    words = vocabulary(item.table, [t for _, t in item.gold_inds])
+    return tuple(unglued(sign_noted(period_label(mid_sentence_the(s)), lines), words)
+                 for s in step_sentences(steps or item.steps, figs, r, frozenset(omit)))
 
 
 def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
@@ -399,9 +408,12 @@ def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
     ans = (answer or item.answer).strip()
     if program and ans == program[-1].res.strip():   # as the last step prints it ("3.6%")
         ans = result_text(len(program) - 1, program)
-    ans = dollars(item.question, with_unit(item, answer_text(item.question, ans, last)))
-    kept = finqa_steps(item, r, steps, frozenset(omit))
-    return Candidate(answer=ans, evidence=finqa_evidence(item), reasoning=kept)
+    ans = rate_unit(item.question,
+                    dollars(item.question, with_unit(item, answer_text(item.question, ans, last))))
+    evidence = finqa_evidence(item)
+    kept = scale_stated(finqa_steps(item, r, steps, frozenset(omit)), ans,
+                        [e.text for e in evidence], unit_asked(item.question))
+    return Candidate(answer=ans, evidence=evidence, reasoning=kept)
 
 
 def with_unit(item: FinQAItem, answer: str) -> str:

@@ -175,6 +175,8 @@ class Figure:
             row, col = f"total {col}", None
         if not row or row.lower() in VAGUE_ROWS:      # "Total", "Thereafter": of what?
             return None
+        if col and re.fullmatch(r"(?:net )?change in (?:the )?period", row, re.I):
+            return f"the change in {mid(col)} over the period"    # not "... of change in period"
         if col and MATURITY.fullmatch(col.lower()):   # "long-term debt due in 1-3 years"
             low = col.lower()
             return f"{row} due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
@@ -411,7 +413,9 @@ def _noun_phrase(words: list[str]) -> str | None:
 def _name(line: str, start: int, end: int) -> str | None:
     """What a figure of a sentence is: the noun after it ("$8.5 million of intangible
     assets"), else the subject it is stated of ("total revenues were $5.2 billion"), read past
-    a list of figures ("revenues of $1, $2 and $3"); None where neither reads cleanly."""
+    a list of figures ("revenues of $1, $2 and $3"); a one-word subject by what it relates to
+    ("the use related to the change in accounting", not "use"); None where neither reads
+    cleanly."""
     rest = line[end:]
     while _LIST_AFTER.match(rest):                  # "4.6 million, 5.5 million and 2.0 million of"
         rest = rest[_LIST_AFTER.match(rest).end():]
@@ -451,6 +455,10 @@ def _name(line: str, start: int, end: int) -> str | None:
     if found and m.group("verb") in ("increased", "decreased", "rose", "fell", "grew", "declined"):
         change = "increase" if m.group("verb") in ("increased", "rose", "grew") else "decrease"
         return f"the {change} in {found}"
+    what = re.match(r"\s*(?:thousand|million|billion)?\s*related to (?:an? |the )?"
+                    r"([a-z][a-z ]{4,40}?)(?= for |[,.;]|$)", rest)
+    if found and " " not in found and what:           # "a use of $250 million related to a
+        return f"the {found} related to the {what.group(1)}"    # change in accounting", not "use"
     return found
 
 

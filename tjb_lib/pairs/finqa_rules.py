@@ -25,6 +25,9 @@ lower case ("masco stood at 318.46"), a base of 100 no evidence line gives, and 
 combined ...". Then a unit the rescaling does not give ("139549 / 1000 = 139.549 in thousands"
 for a balance printed with no unit), a change of unit as a sentence of its own ("The product
 (29889860) is 29889860 / 1000000 = 29.9 in millions.") and a literal "\\n" in the question.
+And the strict readers' second pass (``finqa_units``): a figure without its unit, a place or a
+verb as the measure, label soup in a sentence, a source glitch kept, a negative added as
+positive without a word.
 """
 from __future__ import annotations
 
@@ -42,6 +45,9 @@ from tjb_lib.pairs.finqa_analyst import (bare_per_share, coarse_percent, index_r
                                          reuse_reprinted, stray_capitals, total_restated,
                                          unscaled_money, unsigned_money, years_reversed)
 from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
+from tjb_lib.pairs.finqa_units import (entity_as_measure, sign_dropped, source_glitches,
+                                       unit_missing, unscaled_lines, vocabulary)
+from tjb_lib.pairs.finqa_units import label_soup as soup_in_sentence
 from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
 from tjb_lib.records import Pair
 from tjb_lib.text import MONTHS
@@ -321,7 +327,21 @@ def pair_problems(p: Pair) -> list[str]:
                    for f in unscaled_money(answer, " ".join(part["evidence"])))
         out.extend(f"money per share without its sign ({side}): {f}"
                    for f in bare_per_share(p.task.split("\n")[0], answer))
-        for rule, found in (("templated wording", templated(reasoning)),
+        evidence = part["evidence"]
+        record = vocabulary(item.table, [t for _, t in item.gold_inds]) \
+            if item is not None else ""
+        for rule, found in (("a figure without its unit",
+                             unit_missing(p.task.split("\n")[0], answer, reasoning)
+                             + unscaled_lines(answer, evidence, reasoning)),
+                            ("a place or a verb as the measure",
+                             entity_as_measure(reasoning)),
+                            ("label soup in a sentence", soup_in_sentence(reasoning)),
+                            ("a source glitch kept",
+                             source_glitches(f"{reasoning} {' '.join(evidence)}",
+                                                         record)),
+                            ("a negative added as positive without a word",
+                             sign_dropped(reasoning, evidence)),
+                            ("templated wording", templated(reasoning)),
                             ("a base of 100 not named", bare_base(reasoning)),
                             ("plural subject, singular verb", plural_agreement(reasoning)),
                             ("label with two periods", two_periods(reasoning)),

@@ -94,8 +94,9 @@ SHARE = (
     "Dividing {x} by {y} gives {eq}.",
     "As a share of {y}, {x} {is_x} {eq}.",
 )
-# A change (an earlier result) on its base: it may open on what it is compared with.
-SHARE_OF_CHANGE = SHARE + ("Compared with {y}, {x} come{v} to {eq}.",)
+# A change (an earlier result) on its base: never "Compared with {y}, the change in ... comes
+# to", which names the measure twice before the figure.
+SHARE_OF_CHANGE = SHARE + ("Divided by {y}, {x} come{v} to {eq}.",)
 # A part of a whole in one period: it may open on the period ("In 2015, EMEA was ...").
 SHARE_IN_PERIOD = SHARE + ("{period}, {part} {be_part} {eq} of {whole}.",)
 # Division by a small count: an average.
@@ -516,7 +517,20 @@ def _described(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     head = {"minus": "the difference between", "subtract": "the difference between",
             "add": "the sum of", "divide": "the ratio of", "multiply": "the product of"}
     joint = "to" if op == "divide" else "and"
+    if joint == "and":
+        y = _tail(x, y)
     return f"{head.get(op, noun(k, steps, figs) + ' of')} {x} {joint} {y}"
+
+
+def _tail(x: str, y: str) -> str:
+    """``y`` from the last preposition of the long words it shares with ``x`` on ("at
+    December 31, 2007" after "net fair value of derivatives outstanding at December 31,
+    2008"), so that a label is not said twice in one description; ``y`` where they share
+    under four words."""
+    xs, ys = x.split(), y.split()
+    n = next((k for k, (a, b) in enumerate(zip(xs, ys)) if a != b), min(len(xs), len(ys)))
+    cut = max((k for k in range(n) if ys[k] in ("at", "in", "for", "on", "as")), default=None)
+    return " ".join(ys[cut:]) if n >= 4 and cut is not None and cut >= 3 and n < len(ys) else y
 
 
 def _one_measure(k: int, steps: tuple[FinQAStep, ...],
@@ -697,8 +711,8 @@ def index_move(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], eq: str
     gl, at = _gain(steps[a.step].res), f" {when(at)}" if at else ""
     size = a.text.lstrip("-")
     if a.step not in omitted:
-        return [f"The {gl} of {size} in {series} is a return of {eq}.",
-                f"For {series}, the {gl} of {size} is a return of {eq}."]
+        return [f"That {gl} of {size} is a return of {eq}.",       # the series was just named
+                f"A {gl} of {size} on the base of 100 is a return of {eq}."]
     return [f"{series} stood at {level.text}{at} against its base of 100, a {gl} of {size}: a "
             f"return of {eq}.",
             f"With {series} at {level.text}{at}, its {gl} on the base of 100 is {size}: a "

@@ -1,0 +1,226 @@
+"""Audit rules for what the strict blind readers of 6 December (second pass) stopped at in
+FinQA candidates, each with a budget of 0.
+
+A figure without its unit: a rate, a return or an index move answered by a bare number
+("Answer: 2.93" for a tax rate, "Answer: 136.98" for a cumulative total return), basis points
+not named ("Answer: 14"), money with "$" but no scale a reader can trust ("$11.8"). A row
+label that is an entity or a verb used as the measure ("United States were $265,436", "use in
+2010 come to", "the pension adjustments of change in period"). Label soup: a long label said
+three times in a sentence, a period named once by year and once by its date ("from 2011 to
+year ended December 31, 2012"), "Compared with X in 2017, the change ... comes to", a ticker
+where the filing names the series ("For DISCB, the gain"). Source glitches kept: words run
+together ("equityinstruments"), a capital "The" inside a sentence ("2007, The NAREIT All
+Equity Index"). And a figure the table prints in parentheses, a negative, added as positive
+without a word on its sign.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from tjb_lib.pairs.filing import PLACE_WORDS, Figure
+from tjb_lib.pairs.finqa_voice import repeated_runs
+
+_PLACE_ENDS = PLACE_WORDS | {"states", "pacific", "asia-pacific", "emea", "kingdom"}
+_BARE = re.compile(r"-?[\d,]*\.?\d+")
+_RATE_Q = re.compile(r"\b(?:rate|return|yield|margin)\b|\bindex\b|\bpercent(?:age)?\b", re.I)
+_RATIO_Q = re.compile(r"\bratio\b|\btimes\b|\bper transaction\b|\bhow many\b", re.I)
+_SMALL_MONEY = re.compile(r"-?\$\d{1,3}\.\d+")
+_PER_Q = re.compile(r"\bper\b|\bprice\b|\baverage\b", re.I)
+_ENTITY = re.compile(r"(?:^|[.:;] |, )((?:[A-Z][\w&.-]*(?: [A-Z][\w&.-]*)*))(?: in \d{4})? "
+                     r"(?:were|was|went from|is|are)\b")
+_VERB_LABEL = re.compile(r"\b(?:use|uses|used) in \d{4} come|\bof change in period\b")
+_YEAR_DATE = re.compile(r"\b(?:[Ff]rom|[Bb]etween) (?:19|20)\d\d (?:to|and) (?:the )?(?:fiscal )?"
+                        r"(?:year|period) ended\b")
+_COMPARED = re.compile(r"\bCompared with [^,]{3,80}, the (?:change|difference)\b"
+                       r".{0,160}?\bcomes? to\b")
+_TICKER = re.compile(r"\bFor [^,.]{2,60}, the (?:gain|loss) of\b")
+_MID_THE = re.compile(r"(?<=[a-z0-9,] )The\b")
+_NEGATIVE = re.compile(r"\$?\((\d[\d,]*(?:\.\d+)?)\)")
+_SIGN_WORD = re.compile(r"\b(?:negative|outflow|parentheses|brackets|sign|deduct|back)\b", re.I)
+
+
+def unit_missing(question: str, answer: str, reasoning: str) -> list[str]:
+    """A rate, return or index move answered by a bare number, basis points not named, or
+    small money with a "$" and no scale for a total (not a price or an average) where the
+    reasoning does not say that the table gives none."""
+    a = answer.strip()
+    if "basis point" in question.lower() and "basis point" not in a:
+        return [a]
+    if _BARE.fullmatch(a) and _RATE_Q.search(question) and not _RATIO_Q.search(question):
+        return [a]
+    if _SMALL_MONEY.fullmatch(a) and not _PER_Q.search(question) and "no scale" not in reasoning:
+        return [a]
+    return []
+
+
+def rate_unit(question: str, answer: str) -> str:
+    """A bare answer with the unit its question measures: "14 basis points" where it asks in
+    basis points, "32 points" for the move of an index, "-31.86 percentage points" for a
+    difference of returns or rates, "2.93%" for a rate or a return; other answers as they are."""
+    a, q = answer.strip(), question.lower()
+    if not _BARE.fullmatch(a):
+        return answer
+    if "basis point" in q:
+        return f"{a} basis points"
+    if not _RATE_Q.search(question) or _RATIO_Q.search(question):
+        return answer
+    if "index" in q and "change" in q and "return" not in q:
+        return f"{a} points"
+    if re.search(r"\b(?:difference|change|improve|increase|decrease)\b", q):
+        return f"{a} percentage points"
+    return f"{a}%"
+
+
+def mid_sentence_the(text: str) -> str:
+    """A capital "The" a table or name carries, lowered inside a sentence ("On a base of 100
+    in 2007, the NAREIT All Equity Index")."""
+    return _MID_THE.sub("the", text)
+
+
+_REVENUE = re.compile(r"\b(?:revenues?|sales)\b")
+
+
+def _place(label: str) -> bool:
+    words = label.split()
+    return bool(words) and all(w[0].isupper() for w in words) \
+        and words[-1].lower() in _PLACE_ENDS
+
+
+def place_measure(label: str, question: str) -> str | None:
+    """What a row named by a place measures, from the question ("United States' revenue",
+    "what percent of total operating income was Asia-pacific"); None where it does not say."""
+    m = re.search(rf"{re.escape(label)}'s? ([a-z]+)", question, re.I) or re.search(
+        rf"\bof (?:total )?([a-z][a-z ]{{2,40}}?) (?:was|were|is|are|from|in) "
+        rf"(?:the )?{re.escape(label)}\b", question, re.I)
+    return m.group(1).lower() if m else None
+
+
+def place_measured(figs: list[Figure], question: str) -> list[Figure]:
+    """Figures whose row is a place relabelled with what the question says they measure
+    ("revenue from the United States", "operating income in Asia-Pacific"), never the place
+    itself as the measure ("United States went from ..."); others as they are."""
+    out = []
+    for f in figs:
+        what = place_measure(f.row, question) if f.row and _place(f.row) else None
+        if what is None:
+            out.append(f)
+            continue
+        the = "the " if f.row.split()[-1].lower() in ("states", "kingdom") else ""
+        joint = "from" if _REVENUE.fullmatch(what) else "in"
+        out.append(dataclasses.replace(f, row=f"{what} {joint} {the}{f.row}"))
+    return out
+
+
+def period_label(text: str) -> str:
+    """A span whose end is named by its date where its start is a year ("from 2011 to year
+    ended December 31, 2012") said by years alone ("from 2011 to 2012")."""
+    return re.sub(r"\b((?:[Ff]rom|[Bb]etween) (?:19|20)\d\d (?:to|and) )(?:the )?(?:fiscal )?"
+                  r"(?:year|period) ended [A-Z][a-z]+ \d\d?, ((?:19|20)\d\d)\b", r"\1\2", text)
+
+
+def sign_noted(sentence: str, evidence: list[str]) -> str:
+    """An addition of a figure the evidence prints in parentheses, a negative, with a word on
+    its sign: it is added back ("the (21) the table prints is added back as 21")."""
+    if _SIGN_WORD.search(sentence):
+        return sentence
+    shown = [x for x in dict.fromkeys(m.group(1) for line in evidence
+                                      for m in _NEGATIVE.finditer(line))
+             if re.search(rf"(?<![\d.-]){re.escape(x.replace(',', ''))} \+ |"
+                          rf"\+ {re.escape(x.replace(',', ''))}(?![\d.])", sentence)]
+    if not shown:
+        return sentence
+    said = " and ".join(f"({x})" for x in shown)
+    back = " and ".join(x.replace(",", "") for x in shown)
+    return f"{sentence.removesuffix('.')}: the table prints {said}, a negative, and it is added " \
+           f"back as {back}."
+
+
+def scale_stated(sentences: tuple[str, ...], answer: str, evidence: list[str],
+                 asked: str | None) -> tuple[str, ...]:
+    """The reasoning with the scale its answer carries said where the evidence does not give
+    it: the last sentence ends "in millions as the question states" where the question asks
+    in millions (``asked``) and a line prints its figures bare ("Stock options were 9 in
+    2018" for "$241.11 million"), or "the table gives no scale" for a small money total
+    ("$11.8") no line or question scales."""
+    if not sentences:
+        return sentences
+    last = sentences[-1].removesuffix(".")
+    if asked in ("thousand", "million", "billion") and unscaled_lines(answer, evidence, ""):
+        return (*sentences[:-1], f"{last}, in {asked}s as the question states.")
+    if _SMALL_MONEY.fullmatch(answer.strip()) and asked is None \
+            and not any(re.search(r"\b(?:thousands?|millions?|billions?)\b", e) for e in evidence):
+        return (*sentences[:-1], f"{last}; the table gives no scale for these figures.")
+    return sentences
+
+
+def unscaled_lines(answer: str, evidence: list[str], reasoning: str) -> list[str]:
+    """Evidence lines whose figures carry no "$", "%" or scale while the answer has a scale
+    word ("Stock options were 9 in 2018" for "$16.43 million") and the reasoning does not
+    say the scale."""
+    word = re.search(r"\b(thousand|million|billion)\b", answer)
+    if not word or f"in {word.group(1)}s" in reasoning:
+        return []
+    return [line for line in evidence
+            if re.search(r"\d", line) and not re.search(
+                r"[$%]|\b(?:thousands?|millions?|billions?|shares?|units?|employees?|"
+                r"years?|days?|points?)\b", line)]
+
+
+def entity_as_measure(reasoning: str) -> list[str]:
+    """A row label that is a place or a verb used as the measure ("United States were",
+    "Asia-Pacific in 2015 is", "use in 2010 come to", "of change in period")."""
+    out = [m.group(0).strip(" ,.;:") for m in _ENTITY.finditer(reasoning)
+           if m.group(1).split()[-1].lower().strip(".") in _PLACE_ENDS]
+    return out + _VERB_LABEL.findall(reasoning)
+
+
+def label_soup(reasoning: str) -> list[str]:
+    """A long label (five words) said three times in one sentence, a period named by a year
+    and a date, "Compared with X, the change ... comes to", or "For DISCB, the gain of" (the
+    series named again, as a ticker, after the step that gave its gain)."""
+    out = []
+    for s in re.split(r"(?<=\.)\s+(?=[A-Z])", reasoning):
+        runs = repeated_runs(s, 5)
+        out += [r for r in dict.fromkeys(runs) if runs.count(r) >= 2]
+    out += _YEAR_DATE.findall(reasoning) + _COMPARED.findall(reasoning)
+    return out + [m.group(0) for m in _TICKER.finditer(reasoning)]
+
+
+def vocabulary(table: tuple[tuple[str, ...], ...], lines: list[str]) -> str:
+    """A record's table and gold lines as one lower-case text, its words single-spaced."""
+    return " ".join(re.findall(r"[a-z]+", " ".join([*(c for row in table for c in row),
+                                                    *lines]).lower()))
+
+
+def source_glitches(text: str, record: str) -> list[str]:
+    """Words a source ran together ("equityinstruments", where the record also prints
+    "equity instruments") and a capital "The" inside a sentence."""
+    glued = [w for w in re.findall(r"\b[a-z]{10,}\b", text) if split_glued(w, record) != w]
+    return glued + [m.group(0) for m in _MID_THE.finditer(text)]
+
+
+def split_glued(word: str, record: str) -> str:
+    """A word run together from two words of five letters or more that ``record`` (a
+    ``vocabulary``) also prints apart, split there; the word as it is otherwise."""
+    cuts = [f"{word[:k]} {word[k:]}" for k in range(5, len(word) - 4)
+            if f" {word[:k]} {word[k:]} " in f" {record} "]
+    return cuts[0] if len(cuts) == 1 else word
+
+
+def unglued(text: str, record: str) -> str:
+    """``text`` with every run-together word of ``record`` split (``split_glued``)."""
+    return re.sub(r"\b[a-z]{10,}\b", lambda m: split_glued(m.group(0), record), text)
+
+
+def sign_dropped(reasoning: str, evidence: list[str]) -> list[str]:
+    """A figure the evidence prints in parentheses (a negative) added as a positive number
+    with no word on its sign."""
+    if _SIGN_WORD.search(reasoning):
+        return []
+    out = []
+    for x in {m.group(1) for line in evidence for m in _NEGATIVE.finditer(line)}:
+        raw = re.escape(x.replace(",", ""))
+        if re.search(rf"(?<![\d.-]){raw} \+ |\+ {raw}(?![\d.])", reasoning):
+            out.append(x)
+    return out
