@@ -172,6 +172,11 @@ REFERENTS = [
      "That Bridge\".", "pronoun for a person never named"),
     ("5ade42b55542992fa25da717", "The Ender's Game currently consists of fifteen novels, so the "
      "answer is fifteen.", "series without its kind"),
+    ("5a7bae20554299294a54aa96", "Ryan Seacrest returned to host.", "thing never named"),
+    ("5a7d61775542991319bc93b9", "British troops under Lord Combermere initially surrounded the "
+     "state's capital, so the answer is Lord Combermere.", "thing never named"),
+    ("5adf65555542992d7e9f9334", "Subsequent works included work by Wendell Berry, so the answer "
+     "is Wendell Berry.", "thing never named"),
     ("5ae058e855429945ae959331", "Spare Rib was a feminist magazine; look is a glossy high street "
      "fashion and celebrity weekly magazine, so the answer is Spare Rib.",
      "title lowered after a join"),

@@ -11,7 +11,7 @@ from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LA
 from tjb_lib.pairs.reasoning import long_lists
 from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_surnames, entity_of,
                                       kindless_series, sentence_groups, short_name, unglued,
-                                      with_owner)
+                                      unnamed_things, with_owner)
 from tjb_lib.records import Pair
 
 
@@ -98,6 +98,8 @@ def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
                 out.append(("source grammar", s))
         out += [("surname before the name", s) for s in surnames_unnamed(part, item)]
         out += [("pronoun for a person never named", s) for s in unowned(part, item)]
+        out += [("thing never named", s) for s in sentences(
+            "\n".join([*part["evidence"], part["reasoning"], *part["after"]])) if unnamed_things(s)]
         said = sentences(CONCLUSION.sub("", part["reasoning"]))
         out += [("full list of names", s) for s in said if long_lists(s)]
         out += [("off-topic padding", c)

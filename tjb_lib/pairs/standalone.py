@@ -558,6 +558,36 @@ def with_owner(sentence: str, entity: Entity, first: str) -> str:
     return sentence[:m.start()] + owner + "'s" + sentence[m.end():]
 
 
+# A thing a later sentence leans on without naming it: a host with no show ("Ryan Seacrest
+# returned to host."), a polity's possessive ("the state's capital"), works that follow
+# nothing shown ("Subsequent works, ... included ...").
+_UNHOSTED = re.compile(r"\b(returned|continued|came back|went on) to host(?=\.$)")
+_POLITY = re.compile(r"\bthe (state|country|kingdom|province)'s\b")
+_SUBSEQUENT = re.compile(r"^Subsequent ([a-z]+)\b")
+
+
+def unnamed_things(sentence: str) -> list[str]:
+    """The pieces of ``sentence`` that lean on a thing its paragraph named before."""
+    return [m.group(0) for rx in (_UNHOSTED, _POLITY, _SUBSEQUENT) for m in rx.finditer(sentence)]
+
+
+def with_things_named(sentence: str, entity: Entity, first: str) -> str:
+    """``sentence`` with the thing it leans on named from its paragraph's first sentence: the
+    show a season page is of ('The twelfth season of "American Idol"'), the polity ("princely
+    state of Bharatpur" -> "Bharatpur's capital"), the entity whose works follow."""
+    show = re.search(r"\bseason of ([\"“][^\"”]+[\"”])", first)
+    if show:
+        sentence = _UNHOSTED.sub(rf"\1 to host {show.group(1)}", sentence)
+    m = _POLITY.search(sentence)
+    polity = m and re.search(rf"\b{m.group(1)} of ([A-Z][\w-]+(?: [A-Z][\w-]+)*)", first)
+    if polity:
+        sentence = sentence[:m.start()] + polity.group(1) + "'s" + sentence[m.end():]
+    if entity.name and not entity.person:
+        sentence = _SUBSEQUENT.sub(lambda x: f"{entity.called(True, True)} subsequent {x.group(1)}",
+                                   sentence)
+    return sentence
+
+
 def _earlier(item: HotpotItem, title: str, sid: int) -> str:
     """A paragraph's title and its sentences before sentence ``sid``: what names its people."""
     sentences = tuple(s.strip() for s in dict(item.context)[title])
@@ -579,5 +609,6 @@ def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
         return None
     out = with_full_names(" ".join(out), _earlier(item, title, sid))     # type: ignore[arg-type]
     if sid:
-        out = with_owner(out, entity, sentence_groups(sentences)[0])
+        first = sentence_groups(sentences)[0]
+        out = with_things_named(with_owner(out, entity, first), entity, first)
     return with_series_kind(out, title)
