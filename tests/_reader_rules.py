@@ -6,12 +6,12 @@ import dataclasses
 
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs.candidates import hotpot_candidate
-from tjb_lib.pairs.chain_rules import with_link
+from tjb_lib.pairs.chain_rules import as_read
 from tjb_lib.pairs.common import hotpot_meta, make_pair
 
 
 def linked_items() -> dict:
-    return {i.id: with_link(i) for i in load_hotpotqa()}   # as the builders read them
+    return {i.id: as_read(i) for i in load_hotpotqa()}    # as the builders read them
 
 
 def pair(item, plain: str, cited: str | None = None):

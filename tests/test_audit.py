@@ -10,14 +10,14 @@ import pytest
 from tjb_lib.pairs import audit, coherence
 from tjb_lib import paths
 from tjb_lib.data import load_hotpotqa
-from tjb_lib.pairs.chain_rules import with_link
+from tjb_lib.pairs.chain_rules import as_read
 from tjb_lib.pairs import load_split
 from tjb_lib.pairs.build import verify
 
 
 @pytest.fixture(scope="module")
 def items():
-    return {i.id: with_link(i) for i in load_hotpotqa()}   # as the builders read them
+    return {i.id: as_read(i) for i in load_hotpotqa()}    # as the builders read them
 
 
 def test_the_shipped_splits_are_what_the_build_makes(session_build):

@@ -18,7 +18,7 @@ from tjb_lib.pairs import registry
 from tjb_lib.pairs.build import build_all
 from tjb_lib.pairs.ablations import neutral_sentences, states
 from tjb_lib.pairs.slips import answer_not_a_noun_phrase
-from tjb_lib.pairs.chain_rules import item_problems, with_link
+from tjb_lib.pairs.chain_rules import as_read, item_problems
 from tjb_lib.pairs.candidates import (finqa_check, finqa_evidence, hops, reasoning_problems, usable,
                                       with_unit)
 from tjb_lib.pairs.standalone import short_name
@@ -53,7 +53,7 @@ def built(fresh_build):
 
 @pytest.fixture(scope="session")
 def hot():
-    return {i.id: with_link(i) for i in load_hotpotqa()}   # as the builders read them
+    return {i.id: as_read(i) for i in load_hotpotqa()}    # as the builders read them
 
 
 def evidence_lines(text: str) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 
 from tjb_lib.pairs import readable
 from tjb_lib.data import load_hotpotqa
-from tjb_lib.pairs.chain_rules import with_link
+from tjb_lib.pairs.chain_rules import as_read
 from tjb_lib.pairs.candidates import hop_sentences, hops, hotpot_candidate
 from tjb_lib.pairs.common import hotpot_meta, make_pair
 from tjb_lib.pairs.conflicts import gold_unsupported
@@ -24,7 +24,7 @@ SEASON = Entity("2009 Cleveland Browns season", False, None, frozenset({"season"
 
 @pytest.fixture(scope="module")
 def items():
-    return {i.id: with_link(i) for i in load_hotpotqa()}   # as the builders read them
+    return {i.id: as_read(i) for i in load_hotpotqa()}    # as the builders read them
 
 
 def pair(item, reasoning: str | None = None):
@@ -207,7 +207,20 @@ def test_a_restated_line_is_joined_on_not_introduced():
     based = "Based in Southaven, the Memphis Hustle play at the Landers Center."
     for seed in range(8):
         out = joined(random.Random(seed), [("a", based), *steps[1:]], [based], frozenset({"a"}))
-        assert out[0].startswith("Based in Southaven")   # never "We are told that based in"
+        assert out[0].endswith(": " + based)    # never "We are told that based in"
+        assert not readable.STOCK_LEAD_IN.search(out[0])
+
+
+def test_the_dropped_hops_line_takes_no_empty_lead_in(items):
+    """The line a moderate pair's full side restates for the hop the other side drops was let
+    keep a stock lead-in ("As stated, ..."): blind readers read it as filler, so it counts."""
+    from tjb_lib.pairs.graded import moderate_hotpotqa
+    item = items["5ab25004554299722f9b4cd7"]
+    p = moderate_hotpotqa("moderate_hotpotqa", [item], 0)[0]
+    assert "stock lead-in" not in [r for r, _ in readable.problems(p, items)]
+    head, reasoning = p.plain.split("Reasoning: ", 1)
+    led = dataclasses.replace(p, plain=f"{head}Reasoning: As stated, {reasoning[0].lower()}{reasoning[1:]}")
+    assert "stock lead-in" in [r for r, _ in readable.problems(led, items)]
 
 
 @pytest.mark.parametrize("sentence, caught", [

@@ -24,7 +24,7 @@ from tjb_lib.pairs import coherence, finqa_rules, readable
 from tjb_lib import paths
 from tjb_lib.pairs.coherence import sentences, words
 from tjb_lib.data import load_hotpotqa
-from tjb_lib.pairs.chain_rules import with_link
+from tjb_lib.pairs.chain_rules import as_read
 from tjb_lib.pairs import SPLIT_NAMES, load_split, registry
 from tjb_lib.pairs.standalone import short_name
 from tjb_lib.pairs.strip import strip_artifacts
@@ -329,7 +329,7 @@ def _coherence(a: SplitAudit, pairs: list[Pair], items: dict) -> None:
 def run_audit(splits_dir: Path | str | None = None, seed: int = SEED,
               names: tuple[str, ...] = SPLIT_NAMES) -> tuple[list[SplitAudit], dict]:
     """Audit every split in ``splits_dir`` (default data/splits); also the tier classifier."""
-    items = {i.id: with_link(i) for i in load_hotpotqa()}     # as the builders read them
+    items = {i.id: as_read(i) for i in load_hotpotqa()}     # as the builders read them
     splits = {n: load_split(n, splits_dir) for n in names}
     audits = [audit_split(n, splits[n], items, seed) for n in names]
     tiers = tier_classifier(splits, seed) if set(TIER_SPLITS) <= set(names) else {}

@@ -5,7 +5,8 @@ sentence start gave it unless it is a name ("...; drifting is a driving techniqu
 Indianapolis Motor Speedway"; but "...; Spiderwick follows"). Blind readers stopped at the
 capital left on a common word. The item's paragraphs say which it is: a function word, or a
 word they write in lower case and never capitalise inside a sentence, is common; a word they
-capitalise inside a sentence, or never use, is kept as a name (undecided names keep it).
+capitalise inside a sentence, or never use, is kept as a name (undecided names keep it), and so
+is a paragraph's one-word title ("...; Look is a glossy ... magazine", not "; look is").
 """
 from __future__ import annotations
 
@@ -25,8 +26,32 @@ def _function_words() -> frozenset[str]:
 
 
 def item_text(item) -> str:
-    """The item's paragraphs and question, the text that decides its words' case."""
-    return " ".join([item.question, *(s.strip() for _, sents in item.context for s in sents)])
+    """The item's paragraphs and question, the text that decides its words' case; then its
+    paragraph titles, one a line (a title is the entity's name: ``titled``)."""
+    return "\n".join([" ".join([item.question, *(s.strip() for _, sents in item.context
+                                                  for s in sents)]),
+                      *(title for title, _ in item.context)])
+
+
+# What a title's bracket calls a work, a group or a firm: the title is then its name ("Look (UK
+# magazine)"), where "Drifting (motorsport)" names a common noun's field.
+_NAMED_KINDS = ("magazine", "newspaper", "film", "band", "album", "song", "single", "novel",
+                "company", "series", "play", "musical", "book", "group", "journal")
+
+
+def titled(word: str, text: str) -> bool:
+    """Is ``word`` the title of a paragraph of ``text`` (``item_text``) on its own, with at most a
+    bracket that calls it a work or a firm ("Look (UK magazine)")? Then it is a name, however
+    often the paragraphs use the common word."""
+    kinds = "|".join(_NAMED_KINDS)
+    return bool(re.search(rf"^{re.escape(word)}(?: \((?:[^()\n]* )?(?:{kinds})\))?$", text, re.M))
+
+
+def lowered_titles(sentence: str, text: str) -> list[str]:
+    """Titles lowered after a join in ``sentence`` ("...; look is a glossy ..." for the
+    magazine Look)."""
+    return [m.group(1) for m in re.finditer(rf"{JOIN} ([a-z][a-z'’-]*)\b", sentence)
+            if titled(m.group(1).capitalize(), text)]
 
 
 def common(word: str, text: str, following: str = "") -> bool:
@@ -41,6 +66,8 @@ def common(word: str, text: str, following: str = "") -> bool:
         return False
     if low in _function_words():
         return True
+    if titled(word, text):
+        return False
     named = len(re.findall(rf"{mid}{re.escape(word)}\b", text))
     return len(re.findall(rf"\b{re.escape(low)}\b", text)) > named
 

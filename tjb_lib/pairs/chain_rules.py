@@ -128,6 +128,34 @@ def with_link(item: HotpotItem) -> HotpotItem:
     return dataclasses.replace(item, supporting_facts=tuple(facts[:at] + [(h, sid)] + facts[at:]))
 
 
+def as_read(item: HotpotItem) -> HotpotItem:
+    """The item as the builders and the audit read it: its bridge linked (``with_link``), its
+    list answer whole (``whole_list``)."""
+    return whole_list(with_link(item))
+
+
+def cut_list(item: HotpotItem) -> str | None:
+    """The whole list a gold answer cuts short: "Executive Search, Board Consulting" where
+    every supporting sentence that gives it goes on "... and Leadership Strategy Services";
+    None where the answer is no list or is whole."""
+    a = item.answer.strip()
+    if ", " not in a:
+        return None
+    said = [dict(item.context)[t][s].strip() for t, s in dict.fromkeys(item.supporting_facts)
+            if s < len(dict(item.context)[t])]
+    wholes = {m.group(0) for s in said
+              for m in re.finditer(rf"{re.escape(a)},? (?:and|or) [A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*", s)}
+    found = any(re.search(rf"{re.escape(a)}\b", s) for s in said)
+    return wholes.pop() if found and len(wholes) == 1 and all(
+        re.search(rf"{re.escape(a)},? (?:and|or) ", s) for s in said if a in s) else None
+
+
+def whole_list(item: HotpotItem) -> HotpotItem:
+    """The item with a list answer cut short (``cut_list``) made whole; else as it is."""
+    whole = cut_list(item)
+    return dataclasses.replace(item, answer=whole) if whole else item
+
+
 def answer_unsaid(item: HotpotItem) -> bool:
     """A bridge answer that none of the supporting sentences contains."""
     return _bridge(item) and not any(mentions(s, item.answer.strip()) for h in hops(item)
@@ -243,6 +271,8 @@ def item_problems(item: HotpotItem) -> list[str]:
         out.append("bridge never linked")
     if cut_answer(item):
         out.append("answer a cut name")
+    if cut_list(item):
+        out.append("answer a cut list")
     why = against_values(item)
     if why:
         out.append(why)

@@ -113,7 +113,15 @@ def subject_question(question: str, answer: str) -> str | None:
             or not re.match(r"[A-Z0-9\"“]", answer)):
         return None
     rest = _claim(m.group(2))
+    if rest and _STRANDED.search(rest.split(",")[0]):
+        return None                      # "Who is X an expert on, ...?" asks for the object
     return f"{answer} {rest}" if rest and _fits(answer) else None
+
+
+# A clause that ends on its preposition: the question asks for that preposition's object, not
+# for the verb's subject ("Who is Bruce Spizer an expert on" -> no "The Beatles is Bruce
+# Spizer an expert on").
+_STRANDED = re.compile(r"\b(?:on|in|at|for|from|to|with|by|of|about|into)$")
 
 
 def what_is(question: str, answer: str) -> str | None:
@@ -147,6 +155,11 @@ _WHEN = re.compile(r"^(?:When|(?:In )?(?:what|which) year) (was|were) (.+) (born
                    r"held|begun|shot|written|made|won|founded)$", re.I)
 
 
+# A question's verb written twice ("... based "Nina" on based first published"): echoed, the
+# conclusion reads garbled.
+_DOUBLED_VERB = re.compile(r"\b([a-z]{3,}ed)\b.*\b\1\b")
+
+
 def when(question: str, answer: str) -> str | None:
     """"When was X born?" -> "X was born on 7 October 1978" (in a year, on a day)."""
     m = _WHEN.match(_clean(question))
@@ -154,8 +167,8 @@ def when(question: str, answer: str) -> str | None:
         return None
     on = "on" if re.search(r"\b\d{1,2}\b", answer) and re.search(MONTHS, answer) else "in"
     subject = m.group(2)
-    if len(subject.split()) > _MAX_WORDS:
-        return None
+    if len(subject.split()) > _MAX_WORDS or _DOUBLED_VERB.search(subject):
+        return None                      # "the novel that X based "Nina" on based first"
     return f"{subject} {m.group(1).lower()} {m.group(3)} {on} {answer}"
 
 

@@ -6,7 +6,8 @@ question instead of the answer ("so the sport is paracyclist", "so the country i
 "so the arcade game is a pinball machine", "so the monach is King George IV"), at a trailing
 aside that does not bear on the question ("..., notably scoring an upset victory against ..."),
 at source text that reads broken ("with a.300 batting average", '" The Washington Post"',
-"company Headquartered in Mumbai") and at a reasoning that states one relation twice, once
+"company Headquartered in Mumbai", '"Will & Grace"' s', "Hawaiʻ i", "released, November 22,
+2010") and at a reasoning that states one relation twice, once
 each way ("A is the brother of B. ... B is the brother of A"). The stock lead-ins ("Note that")
 are ``readable.STOCK_LEAD_IN``. The builders (``closing``, ``reasoning``,
 ``standalone``) and the audit both read this module, which imports none of them.
@@ -106,6 +107,13 @@ def echoed_noun(noun: str, answer: str, text: str = "") -> str | None:
 _POINTING = re.compile(r"\b(?:this|these)\b(?= [a-z])")
 
 
+# A question's words kept in its own order: a clause ending on its preposition before a comma
+# ("The Beatles is Bruce Spizer an expert on, known as ..."), or a verb said twice ("based
+# "Nina" on based first was published").
+_GARBLED_ECHO = re.compile(r"\b(?:is|was|are|were) [A-Z][^,]* (?:on|in|at|for|from|to|with|by|"
+                           r"of|about|into),|\b([a-z]{3,}ed)\b.*\b\1\b")
+
+
 def echoed_claim(claim: str, text: str = "") -> str | None:
     """Why a conclusion echoes the question rather than the answer (``echoed_noun``, a
     misspelt word ``misspelt``, a "this" that points at nothing), or None."""
@@ -113,6 +121,8 @@ def echoed_claim(claim: str, text: str = "") -> str | None:
         return "question's typo"
     if _POINTING.search(claim):
         return "question's pointing word"
+    if _GARBLED_ECHO.search(claim):
+        return "question's word order"
     m = _NOUN_CLAIM.match(claim)
     return echoed_noun(m.group("noun"), m.group("answer"), text) if m else None
 
@@ -171,6 +181,17 @@ def _open_quote_spaces(sentence: str) -> list[int]:
             and re.match(r'" +\w', sentence[i:])]
 
 
+# Tokenised text left spaced: a possessive after a closing quote ('"Will & Grace"' s'), a
+# Hawaiian ʻokina followed by a space inside a word ("Hawaiʻ i", "Laʻ amea"), a comma between a
+# verb and its date ("released, November 22, 2010, by ...").
+QUOTE_POSSESSIVE = re.compile(r"([\"”])' s\b")
+SPLIT_OKINA = re.compile(r"(?<=\wʻ) (?=[a-z])")
+_MONTH = ("January|February|March|April|May|June|July|August|September|October|November|"
+          "December")
+DATE_COMMA = re.compile(rf"\b(released|published|premiered|aired|opened|founded|launched|born), "
+                        rf"(?=(?:{_MONTH}) \d{{1,2}}, \d{{4}})")
+
+
 def broken_source(sentence: str) -> list[str]:
     """The pieces of source text in ``sentence`` that read broken."""
     out = [m.group(0) for m in GLUED_FIGURE.finditer(sentence)]
@@ -178,12 +199,15 @@ def broken_source(sentence: str) -> list[str]:
     out += [m.group(0) for m in _MID_CAPITAL.finditer(sentence)]
     out += [m.group(0) for m in LOST_UNITS.finditer(sentence)]
     out += [m.group(0) for m in INCHES.finditer(sentence)]
+    for rx in (QUOTE_POSSESSIVE, SPLIT_OKINA, DATE_COMMA):
+        out += [sentence[max(m.start() - 12, 0):m.end() + 4] for m in rx.finditer(sentence)]
     return out + [c[:40] for c in CLAIM.sub("", sentence).split("; ") if verbless(c)]
 
 
 def repaired_source(sentence: str) -> str:
     """``sentence`` with its broken pieces (``broken_source``) repaired."""
     t = GLUED_FIGURE.sub(r"\1 .\2", sentence)
+    t = DATE_COMMA.sub(r"\1 on ", SPLIT_OKINA.sub("", QUOTE_POSSESSIVE.sub(r"\1's", t)))
     for i in reversed(_open_quote_spaces(t)):
         t = t[:i + 1] + t[i + 1:].lstrip(" ")
     t = INCHES.sub(r"\1-inch ", LOST_UNITS.sub("", t))

@@ -18,7 +18,7 @@ from tjb_lib.data import (FINQA_UNBIASED, FinQAItem, HotpotItem, HumanEvalProble
                           load_hotpotqa, load_humaneval)
 from tjb_lib.pairs.candidates import (finqa_check, hotpot_candidate, is_clean, reasoning_problems,
                                       usable)
-from tjb_lib.pairs.chain_rules import item_problems, with_link
+from tjb_lib.pairs.chain_rules import as_read, item_problems
 from tjb_lib.pairs.common import rng
 from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
 from tjb_lib.pairs.slips import answer_not_a_noun_phrase
@@ -47,7 +47,7 @@ class Pools:
 
 
 def allocate(seed: int) -> Pools:
-    all_hot = [with_link(i) for i in load_hotpotqa()]
+    all_hot = [as_read(i) for i in load_hotpotqa()]
     linked = sum(i.supporting_facts != j.supporting_facts for i, j in zip(load_hotpotqa(), all_hot))
     standing = [i for i in all_hot if usable(i)]
     no_noun = [i for i in standing if answer_not_a_noun_phrase(i.answer)]

@@ -68,7 +68,8 @@ _STOCK = (r"(?:,? which (?:leaves|makes it|settles it as|means)|; this identifie
 
 
 # A stock lead-in before a restated fact ("Note that", "Recall that", "..., as noted."): readers
-# took it for a template.
+# took it for a template and an empty connective, on either side of any split (the dropped
+# hop's restated line included: ``voice.RESTATED_STEPS``).
 STOCK_LEAD_IN = re.compile(r"^(?:Note that|We are told that|Recall that|First,|To start with,|"
                            r"As stated,|As noted,)|, as (?:noted|shown|stated)\.?$")
 # The conclusion a reasoning closes on, which restates the question's words and so says nothing
@@ -182,15 +183,6 @@ def deciding_facts_left_out(p: Pair, item, side: str) -> list[str]:
             if content_words(s) & want and not content_words(s) & want & said]
 
 
-def dropped_hop_only(p: Pair, sentence: str) -> bool:
-    """Is ``sentence`` the restatement of the hop the other side of a moderate pair drops (the
-    one place a lead-in is left: ``reasoning.joined``)? It is on the full side only."""
-    if registry.get(p.split).differs != "dropped_hop":
-        return False
-    other = {" ".join(words(x)) for x in sentences(parts(p, "cited")["reasoning"])}
-    return " ".join(words(sentence)) not in other
-
-
 def stated(p: Pair, item) -> list[str]:
     """The answers a side may state: the gold, and a conflict's wrong answer."""
     return [a for a in (item.answer, p.meta.get("wrong_answer")) if a]
@@ -216,7 +208,7 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
         for s in said:
             if cut(s):
                 out.append(("cut sentence", s))
-            if STOCK_LEAD_IN.search(s) and not dropped_hop_only(p, s):
+            if STOCK_LEAD_IN.search(s):
                 out.append(("stock lead-in", s))
         if said and templated_closing(said[-1], stated(p, item)):
             out.append(("templated closing", said[-1]))

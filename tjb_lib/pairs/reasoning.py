@@ -491,7 +491,7 @@ def joined(r: random.Random, steps: list[tuple[str, str]], shown: list[str],
             s = trimmed(s, want, figures)
         if verbatim(s) and item and hop:
             s = surnamed(s, item, hop)
-        out.append(_introduced(r, s, text) if verbatim(s) else s)
+        out.append(_introduced(r, s) if verbatim(s) else s)
     return tuple(out)
 
 
@@ -529,15 +529,10 @@ def surnamed(s: str, item: HotpotItem, hop: str) -> str:
     return s
 
 
-def _introduced(r: random.Random, s: str, text: str = "") -> str:
-    """A restated line with nothing to join, introduced (``voice.RESTATED_STEPS``); a line
-    that opens on a participle ("Based in ...") takes its lead-in after it."""
-    after = [t for t in voice.RESTATED_STEPS if t.startswith("{step}")]
-    template = r.choice(after if _PARTICIPLE.match(s) else voice.RESTATED_STEPS)
-    step = unstopped(s[:-1])
-    if not template.startswith("{step}"):
-        step = _lowered(step, text)
-    return re.sub(r"([.!?])\.$", r"\1", template.format(step=step))
+def _introduced(r: random.Random, s: str) -> str:
+    """A restated line with nothing to join and no plainer form, introduced
+    (``voice.RESTATED_STEPS``)."""
+    return voice.pick(r, voice.RESTATED_STEPS, step=unstopped(s[:-1]))
 
 
 def _lowered(s: str, text: str = "") -> str:

@@ -9,7 +9,9 @@ from tjb_lib.pairs.coherence import parts, sentences
 from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
                                  SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
 from tjb_lib.pairs.reasoning import long_lists
-from tjb_lib.pairs.standalone import BROKEN_CLAUSE, DECIMAL_COMMA, entity_of, short_name, unglued
+from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_surnames, entity_of,
+                                      kindless_series, sentence_groups, short_name, unglued,
+                                      unnamed_things, with_owner)
 from tjb_lib.records import Pair
 
 
@@ -42,6 +44,7 @@ def problems(p: Pair, item) -> list[tuple[str, str]]:
         for s in sentences(part["reasoning"]):
             out += [("capital after a semicolon", s) for _ in
                     capitals.capitals_after_semicolons(s, text)]
+            out += [("title lowered after a join", s) for _ in capitals.lowered_titles(s, text)]
             end = CONCLUSION.search(s)
             if end and GLUED.search(end.group(0)):
                 out.append(("question's typo echoed", s))
@@ -89,11 +92,41 @@ def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
         part = parts(p, side)
         for s in sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]])):
             out += [("title as a name", s) for _ in chain_rules.nameless_titles(s, item)]
+            out += [("series without its kind", s) for h in hops(item)
+                    if kindless_series(s, h)]
             if SOURCE_GRAMMAR.search(s):
                 out.append(("source grammar", s))
+        out += [("surname before the name", s) for s in surnames_unnamed(part, item)]
+        out += [("pronoun for a person never named", s) for s in unowned(part, item)]
+        out += [("thing never named", s) for s in sentences(
+            "\n".join([*part["evidence"], part["reasoning"], *part["after"]])) if unnamed_things(s)]
         said = sentences(CONCLUSION.sub("", part["reasoning"]))
         out += [("full list of names", s) for s in said if long_lists(s)]
         out += [("off-topic padding", c)
                 for c in chain_rules.padding(
                     [c for s in said for c in chain_rules.clauses(s)], item)]
+    return out
+
+
+def surnames_unnamed(part: dict, item) -> list[str]:
+    """The sentences of a side that call a person of the item's paragraphs by the surname alone
+    before the side has given the full name ("Shusett was executive producer")."""
+    names = " ".join(f"{h}. " + " ".join(dict(item.context)[h]) for h in hops(item))
+    shown, out = "", []
+    for s in sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]])):
+        if any(full not in shown for _, full in bare_surnames(s, names)):
+            out.append(s)
+        shown += " " + s
+    return out
+
+
+def unowned(part: dict, item) -> list[str]:
+    """The sentences of a side about a work that say "his"/"her" for the person its paragraph
+    credits, never named ("Chattahoochee was released ... from his album")."""
+    out = []
+    for h in hops(item):
+        entity, first = entity_of(item, h), sentence_groups(tuple(dict(item.context)[h]))[0]
+        out += [s for s in sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]]))
+                if entity.name and s.startswith(entity.called(True))
+                and with_owner(s, entity, first) != s]
     return out

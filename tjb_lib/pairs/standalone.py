@@ -464,6 +464,136 @@ def pieces(text: str) -> list[str]:
     return out
 
 
+# A series page's title: "Ender's Game (series)".
+_SERIES = re.compile(r"^(?P<name>.+) \((?P<kind>series|franchise|saga|trilogy)\)$")
+
+
+def kindless_series(sentence: str, title: str) -> str | None:
+    """The "The <name>" of a series page's sentence that has lost the kind its title gives
+    ("The Ender's Game currently consists of ..." on "Ender's Game (series)"), or None."""
+    m = _SERIES.match(title)
+    if not m or m.group("name").startswith("The "):
+        return None
+    hit = re.search(rf"\bThe {re.escape(m.group('name'))}(?! (?:{m.group('kind')}|[A-Z]))\b", sentence)
+    return hit.group(0) if hit else None
+
+
+def with_series_kind(sentence: str, title: str) -> str:
+    """``sentence`` with the kind its series page's title gives put back after the name ("The
+    Ender's Game series currently consists of ...")."""
+    found = kindless_series(sentence, title)
+    return (sentence.replace(found, f"{found} {_SERIES.match(title).group('kind')}", 1)
+            if found else sentence)
+
+
+# A run of capitalised words: a full name where it has two or three, the last the surname.
+_CAPITALS = re.compile(r"\b[A-Z][a-z]+(?: (?:[A-Z][a-z]+|[A-Z]\.))*")
+# Words that open a capitalised run without being a first name ("New York", "The Beatles").
+_NOT_FIRST = frozenset("The A An In On At New North South East West Saint San Los Las Lake Mount "
+                       "Port Fort United Royal National American British English Director".split())
+# A bare surname as a sentence's subject: at the start, after a lower-case word or a role
+# ("Director Harrington"), before its verb ("Shusett was", "White became", "Niven also had").
+_ROLES = frozenset("Director Producer Coach".split())
+_SUBJECT_VERB = r"(?='s [a-z]| (?:is|was|are|were|had|has|became|also|then|later|\w+ed)\b)"
+
+
+def _bare_at(sentence: str, surname: str) -> re.Match | None:
+    """Where ``sentence`` first uses ``surname`` alone as a subject (``_SUBJECT_VERB``)."""
+    for m in re.finditer(rf"\b{re.escape(surname)}\b{_SUBJECT_VERB}", sentence):
+        before = sentence[:m.start()].split()
+        if not before or before[-1] in _ROLES or re.fullmatch(r"[a-z][\w'’-]*[,;]?", before[-1]):
+            return m
+    return None
+
+
+def surnames(earlier: str) -> dict[str, str]:
+    """Surname -> full name for each person the ``earlier`` text (a paragraph's title and the
+    sentences before) names in full, where one full name has that surname."""
+    found: dict[str, set[str]] = {}
+    for m in _CAPITALS.finditer(earlier):
+        name = m.group(0).split()
+        if 2 <= len(name) <= 3 and name[0] not in _NOT_FIRST and len(name[-1]) > 2:
+            found.setdefault(name[-1], set()).add(" ".join(name))
+    return {s: names.pop() for s, names in found.items() if len(names) == 1}
+
+
+def bare_surnames(sentence: str, earlier: str) -> list[tuple[str, str]]:
+    """(surname, full name) for each person ``sentence`` calls by the surname alone, before any
+    full name ("Shusett was executive producer", "Director Harrington reused ...") where only
+    the ``earlier`` text named them in full: a reader shown the sentence alone meets a surname
+    never given."""
+    return [(surname, full) for surname, full in surnames(earlier).items()
+            if full not in sentence and _bare_at(sentence, surname)
+            and not re.search(rf"\b{re.escape(surname.lower())}\b", earlier)]   # "school"
+
+
+def with_full_names(sentence: str, earlier: str) -> str:
+    """``sentence`` with a person's bare surname (``bare_surnames``) given in full, once."""
+    for surname, full in bare_surnames(sentence, earlier):
+        m = _bare_at(sentence, surname)
+        sentence = sentence[:m.start()] + full + sentence[m.end():]
+    return sentence
+
+
+# The one person a work's opening sentence credits ("... recorded by American country music
+# artist Alan Jackson."): whom a later "his album" of the work means.
+_CREDITED = re.compile(r"\bby (?:(?:[A-Z][a-z]+ )?[a-z][\w-]* ){0,5}?((?:[A-Z][a-z]+ ){1,2}[A-Z][a-z]+)[.,]")
+
+
+def credited(first: str) -> str | None:
+    """The person ``first`` (a paragraph's opening sentence) credits, where it credits one."""
+    found = _CREDITED.findall(first)
+    return found[0] if len(found) == 1 else None
+
+
+def with_owner(sentence: str, entity: Entity, first: str) -> str:
+    """A work's sentence with "his"/"her" that can only mean the person its paragraph credits
+    ("Chattahoochee was released ... from his album" -> "from Alan Jackson's album"): the
+    work itself is no person, and the sentence names no one before the pronoun."""
+    m = re.search(r"\b(?:his|her)\b", sentence)
+    owner = credited(first)
+    if (not m or entity.person or not owner or owner in sentence
+            or re.search(r"[A-Z][a-z]+ [A-Z][a-z]+", sentence[:m.start()])):
+        return sentence
+    return sentence[:m.start()] + owner + "'s" + sentence[m.end():]
+
+
+# A thing a later sentence leans on without naming it: a host with no show ("Ryan Seacrest
+# returned to host."), a polity's possessive ("the state's capital"), works that follow
+# nothing shown ("Subsequent works, ... included ...").
+_UNHOSTED = re.compile(r"\b(returned|continued|came back|went on) to host(?=\.$)")
+_POLITY = re.compile(r"\bthe (state|country|kingdom|province)'s\b")
+_SUBSEQUENT = re.compile(r"^Subsequent ([a-z]+)\b")
+
+
+def unnamed_things(sentence: str) -> list[str]:
+    """The pieces of ``sentence`` that lean on a thing its paragraph named before."""
+    return [m.group(0) for rx in (_UNHOSTED, _POLITY, _SUBSEQUENT) for m in rx.finditer(sentence)]
+
+
+def with_things_named(sentence: str, entity: Entity, first: str) -> str:
+    """``sentence`` with the thing it leans on named from its paragraph's first sentence: the
+    show a season page is of ('The twelfth season of "American Idol"'), the polity ("princely
+    state of Bharatpur" -> "Bharatpur's capital"), the entity whose works follow."""
+    show = re.search(r"\bseason of ([\"“][^\"”]+[\"”])", first)
+    if show:
+        sentence = _UNHOSTED.sub(rf"\1 to host {show.group(1)}", sentence)
+    m = _POLITY.search(sentence)
+    polity = m and re.search(rf"\b{m.group(1)} of ([A-Z][\w-]+(?: [A-Z][\w-]+)*)", first)
+    if polity:
+        sentence = sentence[:m.start()] + polity.group(1) + "'s" + sentence[m.end():]
+    if entity.name and not entity.person:
+        sentence = _SUBSEQUENT.sub(lambda x: f"{entity.called(True, True)} subsequent {x.group(1)}",
+                                   sentence)
+    return sentence
+
+
+def _earlier(item: HotpotItem, title: str, sid: int) -> str:
+    """A paragraph's title and its sentences before sentence ``sid``: what names its people."""
+    sentences = tuple(s.strip() for s in dict(item.context)[title])
+    return " ".join([f"{re.sub(r' [(].*', '', title)}.", *sentence_groups(sentences)[:sid]])
+
+
 @functools.lru_cache(maxsize=1 << 16)  # every split asks again for the same sentences
 def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
     """Sentence ``sid`` of paragraph ``title`` as a line that stands alone, or None. A sentence
@@ -475,4 +605,10 @@ def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
     text = unglued(text, " ".join(s for _, sents in item.context for s in sents))
     entity = entity_of(item, title)
     out = [resolve(s, entity) for s in pieces(text)]
-    return None if None in out else " ".join(out)      # type: ignore[arg-type]
+    if None in out:
+        return None
+    out = with_full_names(" ".join(out), _earlier(item, title, sid))     # type: ignore[arg-type]
+    if sid:
+        first = sentence_groups(sentences)[0]
+        out = with_things_named(with_owner(out, entity, first), entity, first)
+    return with_series_kind(out, title)

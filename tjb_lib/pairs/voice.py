@@ -11,17 +11,21 @@ from __future__ import annotations
 import random
 import re
 
-# A restated evidence line with no sentence of its own to join (``reasoning.joined``: only the
-# hop the other side of a moderate pair drops), introduced so that it does not repeat the line.
+# A restated evidence line with no sentence of its own to join and no plainer form
+# (``reasoning.joined``: only the hop the other side of a moderate pair drops, where the
+# candidate may not repeat its evidence line word for word), introduced by what it is to the
+# chain: the link the answer rests on. The empty connectives ("as shown", "as noted", "As
+# stated,", "Recall that", "We are told that", "First," with no second step) read as filler to
+# the blind readers of 6 December (``readable.STOCK_LEAD_IN``). A colon keeps the line's own
+# first word as the source writes it; no phrasing opens on "The" (a bare description to the
+# audit's ``coherence.leaning_lines``).
 RESTATED_STEPS = (
-    "Note that {step}.",
-    "We are told that {step}.",
-    "Recall that {step}.",
-    "First, {step}.",
-    "To start with, {step}.",
-    "As stated, {step}.",
-    "{step}, as noted.",
-    "{step}, as shown.",
+    "One fact decides it: {step}.",
+    "Everything hinges on a single point: {step}.",
+    "A single link carries the chain: {step}.",
+    "Key to the question: {step}.",
+    "What connects the pieces: {step}.",
+    "Crucial here: {step}.",
 )
 # Generic support: true, but naming no entity and no link (the soft tier's weaker side); the
 # closing (``tjb_lib.pairs.closing``) is joined on, as on the specific side.
