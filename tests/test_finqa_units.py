@@ -132,7 +132,12 @@ def test_a_negative_added_back_says_so():
     assert fu.sign_dropped(bad, lines) == ["21"]
     assert not fu.sign_dropped(fu.sign_noted(bad, lines), lines)
     reasoning, evidence = _said("PPG/2008/page_52.pdf-1")[1:]
-    assert "added back" in reasoning and not fu.sign_dropped(reasoning, evidence)
+    assert "in parentheses, and it is added here as" in reasoning
+    assert not fu.sign_dropped(reasoning, evidence)
+    two = fu.sign_noted("Together they come to 5536 + 38519 = 44055.",
+                        ["Current liabilities were (5,536).", "Other liabilities were (38,519)."])
+    assert two.endswith("the table prints (5,536) and (38,519) in parentheses, and they are added "
+                        "here as 5536 and 38519.")
 
 
 @pytest.mark.parametrize("split", ["mechanical_finqa", "moderate_finqa", "conflict"])

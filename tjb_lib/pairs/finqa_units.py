@@ -121,7 +121,7 @@ def period_label(text: str) -> str:
 
 def sign_noted(sentence: str, evidence: list[str]) -> str:
     """An addition of a figure the evidence prints in parentheses, a negative, with a word on
-    its sign: it is added back ("the (21) the table prints is added back as 21")."""
+    its sign ("the table prints (21) in parentheses, and it is added here as 21")."""
     if _SIGN_WORD.search(sentence):
         return sentence
     shown = [x for x in dict.fromkeys(m.group(1) for line in evidence
@@ -132,8 +132,9 @@ def sign_noted(sentence: str, evidence: list[str]) -> str:
         return sentence
     said = " and ".join(f"({x})" for x in shown)
     back = " and ".join(x.replace(",", "") for x in shown)
-    return f"{sentence.removesuffix('.')}: the table prints {said}, a negative, and it is added " \
-           f"back as {back}."
+    them = "they are" if len(shown) > 1 else "it is"
+    return f"{sentence.removesuffix('.')}: the table prints {said} in parentheses, and {them} " \
+           f"added here as {back}."
 
 
 def scale_stated(sentences: tuple[str, ...], answer: str, evidence: list[str],
