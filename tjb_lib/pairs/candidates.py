@@ -381,13 +381,13 @@ def finqa_evidence(item: FinQAItem) -> tuple[Evidence, ...]:
     return tuple(out)
 
 
-def finqa_steps(item: FinQAItem, r: random.Random,
+def finqa_steps(item: FinQAItem, r: random.Random, lines: list[str],
                 steps: tuple[FinQAStep, ...] | None = None,
                 omit: frozenset[int] = frozenset()) -> tuple[str, ...]:
     """One sentence per step of ``steps`` (default: the gold program) not in ``omit``, saying
-    what its numbers are; the phrasings are drawn by ``r`` in step order, one draw per step."""
+    what its numbers are; the phrasings are drawn by ``r`` in step order, one draw per step.
+    ``lines``: the candidate's evidence texts (``finqa_evidence``), which say a figure's sign."""
     figs = place_measured(figures(item.gold_inds, item.table), item.question)
-    lines = [e.text for e in finqa_evidence(item)]
     words = vocabulary(item.table, [t for _, t in item.gold_inds])
     return tuple(unglued(sign_noted(period_label(mid_sentence_the(s)), lines), words)
                  for s in step_sentences(steps or item.steps, figs, r, frozenset(omit)))
@@ -411,8 +411,9 @@ def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
     ans = rate_unit(item.question,
                     dollars(item.question, with_unit(item, answer_text(item.question, ans, last))))
     evidence = finqa_evidence(item)
-    kept = scale_stated(finqa_steps(item, r, steps, frozenset(omit)), ans,
-                        [e.text for e in evidence], unit_asked(item.question))
+    lines = [e.text for e in evidence]
+    kept = scale_stated(finqa_steps(item, r, lines, steps, frozenset(omit)), ans, lines,
+                        unit_asked(item.question))
     return Candidate(answer=ans, evidence=evidence, reasoning=kept)
 
 

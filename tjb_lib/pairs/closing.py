@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from tjb_lib.pairs.phrasing import echoed_noun, respelt
+from tjb_lib.pairs.phrasing import DOUBLED_VERB, echoed_noun, respelt
 from tjb_lib.pairs.reasoning import unstopped
 from tjb_lib.pairs.slips import GLUED
 from tjb_lib.text import MONTHS
@@ -155,11 +155,6 @@ _WHEN = re.compile(r"^(?:When|(?:In )?(?:what|which) year) (was|were) (.+) (born
                    r"held|begun|shot|written|made|won|founded)$", re.I)
 
 
-# A question's verb written twice ("... based "Nina" on based first published"): echoed, the
-# conclusion reads garbled.
-_DOUBLED_VERB = re.compile(r"\b([a-z]{3,}ed)\b.*\b\1\b")
-
-
 def when(question: str, answer: str) -> str | None:
     """"When was X born?" -> "X was born on 7 October 1978" (in a year, on a day)."""
     m = _WHEN.match(_clean(question))
@@ -167,7 +162,7 @@ def when(question: str, answer: str) -> str | None:
         return None
     on = "on" if re.search(r"\b\d{1,2}\b", answer) and re.search(MONTHS, answer) else "in"
     subject = m.group(2)
-    if len(subject.split()) > _MAX_WORDS or _DOUBLED_VERB.search(subject):
+    if len(subject.split()) > _MAX_WORDS or DOUBLED_VERB.search(subject):
         return None                      # "the novel that X based "Nina" on based first"
     return f"{subject} {m.group(1).lower()} {m.group(3)} {on} {answer}"
 

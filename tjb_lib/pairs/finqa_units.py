@@ -122,12 +122,7 @@ def period_label(text: str) -> str:
 def sign_noted(sentence: str, evidence: list[str]) -> str:
     """An addition of a figure the evidence prints in parentheses, a negative, with a word on
     its sign ("the table prints (21) in parentheses, and it is added here as 21")."""
-    if _SIGN_WORD.search(sentence):
-        return sentence
-    shown = [x for x in dict.fromkeys(m.group(1) for line in evidence
-                                      for m in _NEGATIVE.finditer(line))
-             if re.search(rf"(?<![\d.-]){re.escape(x.replace(',', ''))} \+ |"
-                          rf"\+ {re.escape(x.replace(',', ''))}(?![\d.])", sentence)]
+    shown = sign_dropped(sentence, evidence)
     if not shown:
         return sentence
     said = " and ".join(f"({x})" for x in shown)
@@ -219,9 +214,7 @@ def sign_dropped(reasoning: str, evidence: list[str]) -> list[str]:
     with no word on its sign."""
     if _SIGN_WORD.search(reasoning):
         return []
-    out = []
-    for x in {m.group(1) for line in evidence for m in _NEGATIVE.finditer(line)}:
-        raw = re.escape(x.replace(",", ""))
-        if re.search(rf"(?<![\d.-]){raw} \+ |\+ {raw}(?![\d.])", reasoning):
-            out.append(x)
-    return out
+    printed = dict.fromkeys(m.group(1) for line in evidence for m in _NEGATIVE.finditer(line))
+    return [x for x in printed
+            if re.search(rf"(?<![\d.-]){re.escape(x.replace(',', ''))} \+ |"
+                         rf"\+ {re.escape(x.replace(',', ''))}(?![\d.])", reasoning)]

@@ -107,11 +107,13 @@ def echoed_noun(noun: str, answer: str, text: str = "") -> str | None:
 _POINTING = re.compile(r"\b(?:this|these)\b(?= [a-z])")
 
 
+# A question's verb written twice ("based "Nina" on based first was published"): the closing
+# (``closing.when``) does not echo such a question.
+DOUBLED_VERB = re.compile(r"\b([a-z]{3,}ed)\b.*\b\1\b")
 # A question's words kept in its own order: a clause ending on its preposition before a comma
-# ("The Beatles is Bruce Spizer an expert on, known as ..."), or a verb said twice ("based
-# "Nina" on based first was published").
+# ("The Beatles is Bruce Spizer an expert on, known as ..."), or a verb said twice.
 _GARBLED_ECHO = re.compile(r"\b(?:is|was|are|were) [A-Z][^,]* (?:on|in|at|for|from|to|with|by|"
-                           r"of|about|into),|\b([a-z]{3,}ed)\b.*\b\1\b")
+                           rf"of|about|into),|{DOUBLED_VERB.pattern}")
 
 
 def echoed_claim(claim: str, text: str = "") -> str | None:
