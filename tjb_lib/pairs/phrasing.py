@@ -14,6 +14,7 @@ are ``readable.STOCK_LEAD_IN``. The builders (``closing``, ``reasoning``,
 """
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import re
@@ -53,17 +54,46 @@ def misspelt(claim: str) -> list[str]:
     known, out = vocabulary(), []
     for w in re.findall(r"\b[a-z]{5,}\b", claim):
         stem = re.sub(r"(?:ing|ies|es|ed|s)$", "", w)
-        if w in known or (len(stem) >= 4 and any(k.startswith(stem) for k in known)):
+        if w in known or (len(stem) >= 4 and _starts_a_word(stem)):
             continue
         if _neighbours(w):
             out.append(w)
     return out
 
 
-def _neighbours(word: str) -> list[str]:
-    """Words of ``vocabulary`` spelt close to ``word`` (same first letter), closest first."""
-    return [k for k in difflib.get_close_matches(word, vocabulary(), n=3, cutoff=0.84)
-            if k[0] == word[0] and abs(len(k) - len(word)) <= 2]
+@functools.lru_cache(maxsize=1)
+def _sorted_vocabulary() -> tuple[str, ...]:
+    return tuple(sorted(vocabulary()))
+
+
+def _starts_a_word(stem: str) -> bool:
+    """Whether a word of ``vocabulary`` starts with ``stem`` (a binary search of the sorted
+    words, not a scan of all of them for each word of every claim)."""
+    words = _sorted_vocabulary()
+    i = bisect.bisect_left(words, stem)
+    return i < len(words) and words[i].startswith(stem)
+
+
+@functools.lru_cache(maxsize=1)
+def _words_by_length() -> dict[int, tuple[str, ...]]:
+    by: dict[int, list[str]] = {}
+    for w in _sorted_vocabulary():
+        by.setdefault(len(w), []).append(w)
+    return {n: tuple(ws) for n, ws in by.items()}
+
+
+@functools.lru_cache(maxsize=None)
+def _neighbours(word: str, cutoff: float = 0.84) -> tuple[str, ...]:
+    """Words of ``vocabulary`` spelt close to ``word`` (same first letter), closest first.
+
+    difflib's ratio, 2 x matches / total length, cannot reach ``cutoff`` when the two lengths
+    alone keep it below (its ``real_quick_ratio``), so only words of the lengths that can are
+    compared: the same matches as comparing every word, as ties are broken by the word itself."""
+    n = len(word)
+    pool = [w for m, ws in _words_by_length().items() if 2.0 * min(n, m) / (n + m) >= cutoff
+            for w in ws]
+    return tuple(k for k in difflib.get_close_matches(word, pool, n=3, cutoff=cutoff)
+                 if k[0] == word[0] and abs(len(k) - len(word)) <= 2)
 
 
 def respelt(claim: str) -> str:
