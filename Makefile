@@ -6,9 +6,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha256sum | cut -c1-12)
 IPYNB  := $(patsubst %.py,%.ipynb,$(wildcard notebooks/[0-9][0-9]_*.py))
 
-.PHONY: setup checkpoint vllm-setup test test-fast test-peers reproduce splits bench clean-venv
+.PHONY: setup checkpoint splits-checked vllm-setup test test-fast test-peers reproduce splits bench clean-venv
 
-setup: $(STAMP) $(IPYNB) checkpoint
+setup: $(STAMP) $(IPYNB) checkpoint splits-checked
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,13 @@ $(STAMP): pyproject.toml constraints.txt
 # that loads the judge; a current conversion is checked and kept (well under a second).
 checkpoint: $(STAMP)
 	$(BIN)/python -c "from tjb_lib.judges.smollm2 import ensure_checkpoint; ensure_checkpoint()"
+
+# The shipped splits checked against this code's build once (about 15 s), remembered under
+# .cache/splits/verified/ by the digest of the code and data it read, so that notebook 00's check
+# in a replay reads the answer back; a mismatch is said, and notebook 00 then stops on it.
+splits-checked: $(STAMP)
+	$(BIN)/python -c "import sys; from tjb_lib.pairs.build import verify_once; sys.exit(bool(verify_once()[1]))" \
+		|| echo "data/splits is not this code's build: make splits rebuilds it"
 
 # The notebook JupyterLab opens, made from its .py: the .py is the source (tracked; reproduce runs
 # it), the .ipynb is not tracked, so opening and saving it never shows in git. It is remade from

@@ -112,3 +112,24 @@ def test_build_check_cli_exits_nonzero_on_a_difference(shipped, tmp_path):
                             str(tmp_path)], capture_output=True, text=True, cwd=paths.ROOT)
     assert empty.returncode == 1 and "no shipped manifest" in empty.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_check_that_passed_is_read_back_until_a_byte_it_read_changes(shipped, session_build,
+                                                                        tmp_path, monkeypatch):
+    root, manifest = shipped
+    folder = tmp_path / "splits"
+    folder.mkdir()
+    for p in root.iterdir():
+        (folder / p.name).write_bytes(p.read_bytes())
+    monkeypatch.setattr(build_mod.paths, "ROOT", tmp_path)  # where remembered checks go
+    assert build_mod.verify_once(splits_dir=folder, built=session_build) == (manifest, [])
+    stamps = list((tmp_path / build_mod.VERIFIED).iterdir())
+    assert len(stamps) == 1 and json.loads(stamps[0].read_text()) == manifest
+    # read back: a build that differs from the folder is never consulted while the digest holds
+    other = ({}, {**manifest, "seed": -1})
+    assert build_mod.verify_once(splits_dir=folder, built=other) == (manifest, [])
+    f = folder / "soft_hotpotqa.jsonl"
+    f.write_bytes(f.read_bytes().replace(b"Tie", b"Tye", 1))
+    fresh, problems = build_mod.verify_once(splits_dir=folder, built=session_build)
+    assert problems == ["soft_hotpotqa: soft_hotpotqa.jsonl does not match its manifest sha256"]
+    assert len(list((tmp_path / build_mod.VERIFIED).iterdir())) == 1  # a failed check is not kept

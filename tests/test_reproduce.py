@@ -203,3 +203,20 @@ def test_a_failed_run_leaves_the_judges_results_as_they_were_not_a_mixture(demo,
     after.pop("notebooks/02_second.failed.kernel.log", None)
     assert after == before  # 01's new result did not replace the good one
     assert sorted(p.name for p in (tmp_path / "judges").iterdir()) == ["smollm2"]  # no staging
+
+
+def test_what_a_cell_prints_in_several_flushes_is_one_stream_output(tmp_path):
+    src = tmp_path / "src" / "01_flushes.py"
+    src.parent.mkdir()
+    src.write_text(NOTEBOOK.split("# %%\nimport pathlib")[0] + """# %%
+import sys
+import time
+print("first line", flush=True)
+time.sleep(0.5)  # the kernel sends the first line before the second is printed
+print("second line", flush=True)
+print("a warning", file=sys.stderr)
+""")
+    nb = json.loads(reproduce.execute(src, out_dir=tmp_path / "out").read_text())
+    outputs = nb["cells"][-1]["outputs"]
+    assert [(o["name"], "".join(o["text"])) for o in outputs] == [
+        ("stdout", "first line\nsecond line\n"), ("stderr", "a warning\n")]

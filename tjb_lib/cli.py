@@ -11,13 +11,15 @@ from tjb_lib.seeds import SEED
 
 def _build(args: argparse.Namespace) -> int:
     from tjb_lib.data import DataError
-    from tjb_lib.pairs.build import build_all, verify
+    from tjb_lib.pairs.build import build_all, record_verified, verify
 
     try:
         if args.check:
             manifest, problems = verify(seed=args.seed, splits_dir=args.out)
             for line in problems:
                 print(line, file=sys.stderr)
+            if not problems:
+                record_verified(args.seed, manifest, args.out)
         else:
             manifest, problems = build_all(seed=args.seed, out_dir=args.out), []
     except DataError as e:  # a raw record missing or broken: named by file and item

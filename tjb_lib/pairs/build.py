@@ -4,7 +4,8 @@ One seed fixes every choice (which records go to which split, renderings, wrong 
 mutants). Files are written to a temporary folder and renamed into place only when every
 split has been built, so a failed build leaves the previous splits untouched. ``verify`` builds
 in memory and compares with a shipped manifest, so a notebook can prove the shipped splits are
-the ones this seed builds without rewriting them.
+the ones this seed builds without rewriting them; ``verify_once`` remembers a check that passed,
+by the digest of everything it read, so a replay does not build the splits again.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -22,6 +24,8 @@ from tjb_lib.records import Pair
 from tjb_lib.seeds import SEED
 
 MANIFEST = "manifest.json"
+#: checks that passed, one file per digest of their inputs (gitignored)
+VERIFIED = Path(".cache") / "splits" / "verified"
 
 
 def build_pairs(seed: int = SEED) -> dict[str, list[Pair]]:
@@ -120,4 +124,43 @@ def verify(seed: int = SEED, splits_dir: Path | str | None = None,
             problems.append(f"{name}: {f} is missing")
         elif hashlib.sha256(f.read_bytes()).hexdigest() != old_info.get("sha256"):
             problems.append(f"{name}: {f.name} does not match its manifest sha256")
+    return manifest, problems
+
+
+def inputs_digest(seed: int = SEED, splits_dir: Path | str | None = None) -> str:
+    """sha256 of what a check of the split folder reads: the seed, the Python and scikit-learn
+    versions (regular expressions; the conflict split's stop words), every file of the library
+    and of data/, and the split folder's files."""
+    from importlib.metadata import version
+
+    h = hashlib.sha256(f"{seed}\n{sys.version}\n{version('scikit-learn')}\n".encode())
+    for root in (paths.CHECKOUT / "tjb_lib", paths.DATA, Path(splits_dir or paths.SPLITS)):
+        for f in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            h.update(f"{root.name}/{f.relative_to(root).as_posix()}\0".encode() + f.read_bytes())
+    return h.hexdigest()
+
+
+def _stamp(seed: int, splits_dir: Path | str | None) -> Path:
+    return paths.ROOT / VERIFIED / f"{inputs_digest(seed, splits_dir)}.json"
+
+
+def record_verified(seed: int, manifest: dict, splits_dir: Path | str | None = None) -> None:
+    """Remember that the split folder (default data/splits) passed ``verify`` for ``seed``."""
+    stamp = _stamp(seed, splits_dir)
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    tmp = stamp.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, stamp)
+
+
+def verify_once(seed: int = SEED, splits_dir: Path | str | None = None,
+                built: tuple[dict[str, bytes], dict] | None = None) -> tuple[dict, list[str]]:
+    """``verify``, or the manifest of a check that passed with the same inputs
+    (``inputs_digest``): the same answer without building every split again."""
+    stamp = _stamp(seed, splits_dir)
+    if stamp.exists():
+        return json.loads(stamp.read_text(encoding="utf-8")), []
+    manifest, problems = verify(seed, splits_dir, built)
+    if not problems:
+        record_verified(seed, manifest, splits_dir)
     return manifest, problems

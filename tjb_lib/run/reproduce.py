@@ -108,10 +108,14 @@ _CLOCK_KEYS = ("start_time", "end_time", "duration")
 def _stable_record(executed: Path, source: Path, output_path: str) -> None:
     """The executed copy names the source, not this machine (papermill records absolute paths
     and warnings print them), and carries no clock readings, so a rerun that computes the same
-    results writes the same file."""
+    results writes the same file. What one cell prints is one stream output: a kernel flushes
+    its stdout in as many messages as the machine's load makes, so the split falls differently
+    from run to run."""
     import nbformat
+    from nbconvert.preprocessors import CoalesceStreamsPreprocessor
 
     nb = nbformat.read(executed, as_version=4)
+    CoalesceStreamsPreprocessor().preprocess(nb, {})
     meta = nb.metadata.get("papermill", {})
     meta["input_path"] = f"notebooks/{source.name}"
     meta["output_path"] = output_path
