@@ -1,5 +1,5 @@
-"""Command line: ``python -m tjb_lib build | audit | generate | judge | check | estimate | reproduce
-| bench``."""
+"""Command line: ``python -m tjb_lib build | audit | reading | generate | judge | check | estimate
+| reproduce | bench``."""
 from __future__ import annotations
 
 import argparse
@@ -43,6 +43,19 @@ def _audit(args: argparse.Namespace) -> int:
     except (DataError, ValueError) as e:  # a split line that is not a pair (or not UTF-8)
         return _error(str(e), 1)
     except OSError as e:  # a split folder or file that is not there
+        return _error(_os_error(e), 1)
+
+
+def _reading(args: argparse.Namespace) -> int:
+    from tjb_lib.pairs.reading import main_draw, main_tally
+
+    try:
+        if args.reading_command == "draw":
+            return main_draw(args.split, args.seed, args.pairs, args.out)
+        return main_tally(args.folder, args.json)
+    except ValueError as e:  # a ReadingError (a malformed grades line), an unknown split
+        return _error(str(e), 2)
+    except OSError as e:  # a split or folder that is not there, an --out that cannot be made
         return _error(_os_error(e), 1)
 
 
@@ -255,6 +268,22 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--write-datasheet", action="store_true",
                    help="also rewrite the audit figures block of data/DATASHEET.md")
     a.set_defaults(func=_audit)
+
+    rd = sub.add_parser("reading", help="a blind reading: draw a packet of pairs for a reader "
+                        "(and its key), or tally the readers' grades (data/DATASHEET.md)")
+    rsub = rd.add_subparsers(dest="reading_command", required=True)
+    rdd = rsub.add_parser("draw", help="write packet-<seed>.md for the reader and key-<seed>.json")
+    rdd.add_argument("--split", required=True)
+    rdd.add_argument("--seed", type=int, default=None,
+                     help="default: a fresh one (secrets.randbelow(2**24)), printed")
+    rdd.add_argument("--pairs", type=int, default=20, help="pairs drawn (default 20)")
+    rdd.add_argument("--out", required=True, help="folder for the packet and its key")
+    rdd.set_defaults(func=_reading)
+    rdt = rsub.add_parser("tally", help="read every grades-<seed>.txt in a folder with its key; "
+                          "print F, F + B, N and verdict = gold per split and the quoted defects")
+    rdt.add_argument("folder")
+    rdt.add_argument("--json", default=None, metavar="FILE", help="also write the tally here")
+    rdt.set_defaults(func=_reading)
 
     g = sub.add_parser("generate", help="write natural pairs with an LLM (a catalog judge or a "
                        "served model)")
