@@ -171,7 +171,7 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
         kept = [(k, v) for k, v in steps.items() if k != drop_hop]
         said = [(k, re.sub(r"([^.!?])$", r"\1.", v)) for k, v in kept[:-1]]
         last = capitals.lowered_after_so(close(kept[-1][1], item.question, ans, spared, text), text)
-        body = joined(random.Random(r.getrandbits(64)), said + [(kept[-1][0], last)],
+        body = joined(said + [(kept[-1][0], last)],
                       [e.text for e in ev], frozenset(filter(None, (drop_hop, apart))), text, item)
         body = without_bare_also(body)
     elif reasoning == "generic":

@@ -1,5 +1,4 @@
-"""How a candidate introduces a restated line and words its generic support: seeded choices
-among phrasings.
+"""How a candidate words its generic support: seeded choices among phrasings.
 
 A fixed sentence that only one side of a tier ever uses is a tell: a judge, or a bag-of-words
 classifier, finds the tier or the tampered side without reading for quality. So the words a
@@ -11,22 +10,6 @@ from __future__ import annotations
 import random
 import re
 
-# A restated evidence line with no sentence of its own to join and no plainer form
-# (``reasoning.joined``: only the hop the other side of a moderate pair drops, where the
-# candidate may not repeat its evidence line word for word), introduced by what it is to the
-# chain: the link the answer rests on. The empty connectives ("as shown", "as noted", "As
-# stated,", "Recall that", "We are told that", "First," with no second step) read as filler to
-# the blind readers of 6 December (``readable.STOCK_LEAD_IN``). A colon keeps the line's own
-# first word as the source writes it; no phrasing opens on "The" (a bare description to the
-# audit's ``coherence.leaning_lines``).
-RESTATED_STEPS = (
-    "One fact decides it: {step}.",
-    "Everything hinges on a single point: {step}.",
-    "A single link carries the chain: {step}.",
-    "Key to the question: {step}.",
-    "What connects the pieces: {step}.",
-    "Crucial here: {step}.",
-)
 # Generic support: true, but naming no entity and no link (the soft tier's weaker side); the
 # closing (``tjb_lib.pairs.closing``) is joined on, as on the specific side.
 GENERIC_STEPS = (
