@@ -4,7 +4,6 @@ HotpotQA items."""
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 
@@ -117,8 +116,8 @@ def test_a_restated_line_of_the_dropped_hop_is_reworded_not_introduced(items):
                   {"author"}, figures=False)
     assert out == "Emma Bull is an American science fiction author."
     steps = [(hop, line), ("b", "Vivaldi was born in Venice, so the city is Venice.")]
-    said = joined(random.Random(0), steps, [line], frozenset({hop}), item=vivaldi)
-    assert said[1] == steps[1][1]
+    said = joined(steps, [line], frozenset({hop}), item=vivaldi)
+    assert said == ("Antonio Vivaldi wrote a set of sonatas, Op. 5.", steps[1][1])   # cut after the link
 
 
 # The second pass of 6 December: (item, a reasoning as once shipped, the rule it breaks).

@@ -193,22 +193,30 @@ def test_a_yes_no_comparison_states_both_facts(items):
 
 
 def test_a_restated_line_is_joined_on_not_introduced():
-    """A step that repeats its evidence line is joined to the next by a semicolon, no stock
-    lead-in; only a hop the other side drops, with nothing of its own to join, takes one."""
-    import random
+    """A step that repeats its evidence line is joined to the next by a semicolon, no lead-in;
+    a hop the other side drops, with nothing of its own to join, is joined to the sentence that
+    follows it in the chain (a colon lead-in, "One fact decides it: ...", read as a template)."""
     from tjb_lib.pairs.reasoning import joined
     line = "The English Electric Canberra is a British jet-powered medium bomber."
     steps = [("a", line), ("b", "No. 2 Squadron flew the Canberra, so the answer is B.")]
-    assert joined(random.Random(0), steps, [line]) == (
-        "The English Electric Canberra is a British jet-powered medium bomber; No. 2 Squadron "
-        "flew the Canberra, so the answer is B.",)
-    apart = joined(random.Random(0), steps, [line], frozenset({"a"}))
-    assert apart[1] == steps[1][1] and apart[0] != line
+    together = ("The English Electric Canberra is a British jet-powered medium bomber; No. 2 "
+                "Squadron flew the Canberra, so the answer is B.",)
+    assert joined(steps, [line]) == together
+    assert joined(steps, [line], frozenset({"a"})) == together
     based = "Based in Southaven, the Memphis Hustle play at the Landers Center."
-    for seed in range(8):
-        out = joined(random.Random(seed), [("a", based), *steps[1:]], [based], frozenset({"a"}))
-        assert out[0].endswith(": " + based)    # never "We are told that based in"
-        assert not readable.STOCK_LEAD_IN.search(out[0])
+    out = joined([("a", based), *steps[1:]], [based], frozenset({"a"}))
+    assert out == (based[:-1] + "; " + steps[1][1],)
+    assert not readable.STOCK_LEAD_IN.search(out[0])
+
+
+def test_a_colon_lead_in_counts_and_a_title_with_a_colon_does_not():
+    """"Crucial here: ..." before a restated line read as a template (B); a title that holds a
+    colon ("Freakonomics: The Movie is ...") is the evidence's own."""
+    shown = "Freakonomics: The Movie is a 2010 American documentary film."
+    for lead in ("One fact decides it", "Crucial here", "A single link carries the chain"):
+        assert readable.colon_lead_in(f"{lead}: {shown}", shown)
+    assert not readable.colon_lead_in(shown, shown)
+    assert not readable.colon_lead_in("Sacred Planet is a 2004 documentary.", shown)
 
 
 def test_the_dropped_hops_line_takes_no_empty_lead_in(items):

@@ -26,7 +26,7 @@ from tjb_lib.pairs.closing import close
 from tjb_lib.pairs.finqa_labels import label_problem, reasoning_problem
 from tjb_lib.pairs.finqa_units import (mid_sentence_the, period_label, place_measured, rate_unit,
                                        scale_stated, sign_noted, unglued, vocabulary)
-from tjb_lib.pairs.reasoning import joined, missing_values, unused_hops
+from tjb_lib.pairs.reasoning import comparative, joined, missing_values, unused_hops
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence
 from tjb_lib.pairs.standalone import entity_of, short_name, standalone
@@ -160,7 +160,7 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
         if tuple(_tokens(e.text)) not in seen:
             seen.add(tuple(_tokens(e.text)))
             ev.append(e)
-    generic = voice.pick(r, voice.GENERIC_STEPS)
+    generic = voice.generic_support(r, comparative(item, hops(item)))
     text = capitals.item_text(item)          # decides a joined word's case (``capitals``)
     if reasoning == "specific":
         support = {h: hop_sentences(item, h) for h in hops(item)}
@@ -171,7 +171,7 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
         kept = [(k, v) for k, v in steps.items() if k != drop_hop]
         said = [(k, re.sub(r"([^.!?])$", r"\1.", v)) for k, v in kept[:-1]]
         last = capitals.lowered_after_so(close(kept[-1][1], item.question, ans, spared, text), text)
-        body = joined(random.Random(r.getrandbits(64)), said + [(kept[-1][0], last)],
+        body = joined(said + [(kept[-1][0], last)],
                       [e.text for e in ev], frozenset(filter(None, (drop_hop, apart))), text, item)
         body = without_bare_also(body)
     elif reasoning == "generic":

@@ -135,8 +135,9 @@ def _side_sentences(p: Pair, side: str) -> set[str]:
     return {_norm(s) for s in sentences(text)}
 
 
-def _intended(p: Pair, sentence: str, items: dict) -> bool:
-    """Is a one-sided ``sentence`` (normalised) part of what the split varies?"""
+def _intended(p: Pair, sentence: str, items: dict, said: set[str] = frozenset()) -> bool:
+    """Is a one-sided ``sentence`` (normalised) part of what the split varies? ``said``: the
+    pair's sentences, both sides."""
     differs = registry.get(p.split).differs
     if differs == "padding":
         return sentence in {_norm(s) for s in sentences(p.cited[len(p.plain):])}
@@ -152,8 +153,8 @@ def _intended(p: Pair, sentence: str, items: dict) -> bool:
     if differs == "dropped_hop":
         item = items[p.source_id]
         dropped = content_words(" ".join(dict(item.context)[p.meta["dropped_hop"]]))
-        mine = content_words(sentence)
-        return bool(mine) and len(mine & dropped) >= 0.5 * len(mine)
+        return _of_dropped(sentence, dropped) or any(
+            _of_dropped(head, dropped) for head in _joined_heads(sentence, said))
     if differs == "omitted_sentences":
         omitted = {_norm(s) for k in ("omitted_sentences", "restated_sentences")
                    for s in p.meta.get(k, [])}
@@ -161,9 +162,24 @@ def _intended(p: Pair, sentence: str, items: dict) -> bool:
     return False
 
 
+def _of_dropped(sentence: str, dropped: set[str]) -> bool:
+    """Are at least half of ``sentence``'s content words those of the dropped hop's paragraph?"""
+    mine = content_words(sentence)
+    return bool(mine) and len(mine & dropped) >= 0.5 * len(mine)
+
+
+def _joined_heads(sentence: str, said: set[str]) -> list[str]:
+    """What comes before a sentence of the pair that ``sentence`` ends on, or that ends on
+    ``sentence`` (both normalised): the dropped hop's fact joined before a shared sentence by a
+    semicolon, which the other side says alone."""
+    return [longer[:-len(shorter)] for other in said if other != sentence
+            for longer, shorter in ((sentence, other), (other, sentence))
+            if longer.endswith(" " + shorter)]
+
+
 def one_sided_sentences(p: Pair, items: dict) -> list[str]:
     """Sentences only one side has, outside the difference the split is built to vary."""
     if registry.get(p.split).differs in ONE_SIDED_EXEMPT:
         return []
     plain, cited = _side_sentences(p, "plain"), _side_sentences(p, "cited")
-    return sorted(s for s in plain ^ cited if not _intended(p, s, items))
+    return sorted(s for s in plain ^ cited if not _intended(p, s, items, plain | cited))

@@ -68,10 +68,14 @@ _STOCK = (r"(?:,? which (?:leaves|makes it|settles it as|means)|; this identifie
 
 
 # A stock lead-in before a restated fact ("Note that", "Recall that", "..., as noted."): readers
-# took it for a template and an empty connective, on either side of any split (the dropped
-# hop's restated line included: ``voice.RESTATED_STEPS``).
+# took it for a template and an empty connective, on either side of any split.
 STOCK_LEAD_IN = re.compile(r"^(?:Note that|We are told that|Recall that|First,|To start with,|"
                            r"As stated,|As noted,)|, as (?:noted|shown|stated)\.?$")
+# A phrase of common words and a colon before a sentence ("One fact decides it: ...", "Crucial
+# here: ...", "A single link carries the chain: ..."): the blind readers of 6 December graded the
+# moderate tier's full side B for it ("templated"). A title with a colon ("Freakonomics: The
+# Movie is ...") is no lead-in: the evidence or the question names it.
+_COLON_LEAD_IN = re.compile(r"^[A-Z][a-z'’]*(?: [a-z'’]+){0,5}: (?=[\"“A-Z0-9])")
 # The conclusion a reasoning closes on, which restates the question's words and so says nothing
 # of whether a fact was stated.
 _CONCLUSION = re.compile(r", so (?!.*, so ).*$", re.S)
@@ -107,6 +111,13 @@ def templated_closing(sentence: str, answers: list[str]) -> bool:
         if re.search(rf"{_STOCK} {a}$|; {a} follows$", end, re.I):
             return True
     return False
+
+
+def colon_lead_in(sentence: str, shown: str) -> bool:
+    """A reasoning sentence that opens on a phrase and a colon (``_COLON_LEAD_IN``) which
+    ``shown`` (the side's evidence and the question) does not hold, as a title would."""
+    m = _COLON_LEAD_IN.match(sentence)
+    return bool(m) and m.group(0).lower() not in shown.lower()
 
 
 def leaning(sentence: str) -> bool:
@@ -210,6 +221,8 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
                 out.append(("cut sentence", s))
             if STOCK_LEAD_IN.search(s):
                 out.append(("stock lead-in", s))
+            if colon_lead_in(s, "\n".join([*part["evidence"], item.question])):
+                out.append(("colon lead-in", s))
         if said and templated_closing(said[-1], stated(p, item)):
             out.append(("templated closing", said[-1]))
         if side in full_sides(p):

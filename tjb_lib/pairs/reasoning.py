@@ -11,11 +11,10 @@ every other sentence word for word.
 """
 from __future__ import annotations
 
-import random
 import re
 
 from tjb_lib.data import HotpotItem
-from tjb_lib.pairs import capitals, voice
+from tjb_lib.pairs import capitals
 from tjb_lib.pairs.phrasing import mutual, repaired_source, without_asides
 from tjb_lib.pairs.standalone import VERB, entity_of, pieces, short_name
 from tjb_lib.text import MONTHS, YEAR, words
@@ -460,7 +459,7 @@ _COMMON_OPENERS = frozenset("The A An Most Many Some Several All Both Each Every
                             "There It Games Players Members".split())
 
 
-def joined(r: random.Random, steps: list[tuple[str, str]], shown: list[str],
+def joined(steps: list[tuple[str, str]], shown: list[str],
            apart: frozenset[str] = frozenset(), text: str = "",
            item: HotpotItem | None = None) -> tuple[str, ...]:
     """The reasoning's sentences from its (hop, step) pairs in chain order, a sentence that
@@ -468,11 +467,13 @@ def joined(r: random.Random, steps: list[tuple[str, str]], shown: list[str],
     ... was composed by Jerry Goldsmith; Dan O'Bannon wrote ..."): it reasons on from the fact
     instead of repeating the line. A hop in ``apart`` (one the other side of the pair drops) is
     joined within itself alone, so that the sentences both sides share are joined alike; its
-    last restated line, with nothing of its own to join, is restated without a part the
-    ``item``'s question does not ask about (``trimmed``) or with a person's surname for the full
-    name (``surnamed``): a stock lead-in ("Note that ...", ``voice.RESTATED_STEPS``) read as a
-    template to the blind readers of 6 December and is left for a line that neither changes. ``text`` (the
-    item's own, ``capitals.item_text``) decides whether a joined sentence's first word is a
+    last restated line is restated without a part the ``item``'s question does not ask about
+    (``trimmed``) or with a person's surname for the full name (``surnamed``), and a line that
+    neither changes is joined by a semicolon to the sentence that follows it in the chain, which
+    takes the link on ("Antonio Vivaldi wrote a set of sonatas, Op. 5, in 1716; Antonio Lucio
+    Vivaldi was an Italian Baroque composer ..."): a colon lead-in ("One fact decides it: ...")
+    read as a template to the blind readers of 6 December (``readable.COLON_LEAD_IN``). ``text``
+    (the item's own, ``capitals.item_text``) decides whether a joined sentence's first word is a
     name that keeps its capital."""
     want = content_words(item.question) if item else set()
     restated = {tuple(words(x)) for line in shown for x in (line, *split_sentences(line))}
@@ -485,13 +486,20 @@ def joined(r: random.Random, steps: list[tuple[str, str]], shown: list[str],
         else:
             lane.append((at, s))
     figures = bool(item and (_DATE_CUES.search(item.question) or _QUANTITY_CUES.search(item.question)))
-    out = []
+    out: list[str] = []
+    held = False                    # the last sentence is a dropped hop's line still verbatim
     for at, hop, s in sorted((at, hop, s) for hop, lane in lanes.items() for at, s in lane):
         if verbatim(s):
             s = trimmed(s, want, figures)
         if verbatim(s) and item and hop:
             s = surnamed(s, item, hop)
-        out.append(_introduced(r, s) if verbatim(s) else s)
+        if verbatim(s) and item and hop:
+            s = linked(s, item, hop, want, figures)
+        if held:
+            out[-1] = f"{out[-1][:-1]}; {_lowered(s, text)}"
+        else:
+            out.append(s)
+        held = bool(hop) and not held and verbatim(s)
     return tuple(out)
 
 
@@ -517,6 +525,38 @@ def trimmed(s: str, want: set[str], figures: bool) -> str:
     return s
 
 
+# Where a restated line may end once its link is said: a phrase or clause after it ("...
+# Richard Ford, published in 1987 and ...", "... Jerry Goldsmith and is considered ...", "...
+# Gerry Adams during the Northern Ireland peace process").
+_AFTER_LINK = re.compile(r",? (?:and (?:again|is|was|are|were|has|had|[a-z]+ed)|while|which|where|"
+                         r"then|as|with|in|near|published|released|during|about|starring|"
+                         r"based on|directed by|produced by)\b")
+
+
+def linked(s: str, item: HotpotItem, hop: str, want: set[str], figures: bool) -> str:
+    """A restated line of ``hop`` cut after the clause that carries its link: the last that
+    names another hop's entity, the answer or a word of the question (or, in a comparison of
+    ``figures``, a figure), at the next phrase or clause that says none of them
+    (``_AFTER_LINK``), never inside quotes or brackets nor right after its verb; the line as it
+    is where none follows."""
+    names = [item.answer.strip(), *(n for h in dict.fromkeys(t for t, _ in item.supporting_facts)
+                                    if h != hop for n in (entity_of(item, h).name, short_name(h)) if n)]
+    ends = [m.end() for n in names for m in re.finditer(re.escape(n), s, re.I)]
+    ends += [m.end() for m in re.finditer(r"[A-Za-z0-9]+", s)
+             if m.group(0).lower() in want and not _AFTER_LINK.fullmatch(f" {m.group(0)}")
+             or (figures and item.type == "comparison" and m.group(0)[0].isdigit())]
+    at = max(ends, default=len(s))
+    for m in _AFTER_LINK.finditer(s, at):
+        head = s[:m.start()]
+        if head.count('"') % 2 or head.count("(") != head.count(")") or head.count("“") != head.count("”"):
+            continue
+        v = _verb(head)
+        if whole(head) and len(content_words(head)) >= 4 and v and len(head[v[1]:].split()) >= 2:
+            return head + "."
+        break
+    return s
+
+
 def surnamed(s: str, item: HotpotItem, hop: str) -> str:
     """A line that opens on a person's full name, with the surname alone ("Antonio Vivaldi
     wrote ..." -> "Vivaldi wrote ..."), where the rest says enough to show which hop it uses
@@ -527,12 +567,6 @@ def surnamed(s: str, item: HotpotItem, hop: str) -> str:
                 and s.startswith(name + " ") and len(content_words(s[len(name):])) >= 4:
             return name.split()[-1] + s[len(name):]
     return s
-
-
-def _introduced(r: random.Random, s: str) -> str:
-    """A restated line with nothing to join and no plainer form, introduced
-    (``voice.RESTATED_STEPS``)."""
-    return voice.pick(r, voice.RESTATED_STEPS, step=unstopped(s[:-1]))
 
 
 def _lowered(s: str, text: str = "") -> str:

@@ -1,5 +1,4 @@
-"""How a candidate introduces a restated line and words its generic support: seeded choices
-among phrasings.
+"""How a candidate words its generic support: seeded choices among phrasings.
 
 A fixed sentence that only one side of a tier ever uses is a tell: a judge, or a bag-of-words
 classifier, finds the tier or the tampered side without reading for quality. So the words a
@@ -9,44 +8,40 @@ possible, and both sides of a pair draw from the same pools wherever the constru
 from __future__ import annotations
 
 import random
-import re
 
-# A restated evidence line with no sentence of its own to join and no plainer form
-# (``reasoning.joined``: only the hop the other side of a moderate pair drops, where the
-# candidate may not repeat its evidence line word for word), introduced by what it is to the
-# chain: the link the answer rests on. The empty connectives ("as shown", "as noted", "As
-# stated,", "Recall that", "We are told that", "First," with no second step) read as filler to
-# the blind readers of 6 December (``readable.STOCK_LEAD_IN``). A colon keeps the line's own
-# first word as the source writes it; no phrasing opens on "The" (a bare description to the
-# audit's ``coherence.leaning_lines``).
-RESTATED_STEPS = (
-    "One fact decides it: {step}.",
-    "Everything hinges on a single point: {step}.",
-    "A single link carries the chain: {step}.",
-    "Key to the question: {step}.",
-    "What connects the pieces: {step}.",
-    "Crucial here: {step}.",
+# Generic support (the soft tier's weaker side): how the evidence answers the question, told as
+# a reader would tell it, naming no entity and no link: for a chain of hops ("Of the two
+# articles, the first leads to the second"), or for a comparison ("Setting the two entries side
+# by side decides it"). The blind readers of 6 December called the earlier pool ("Combined, the
+# details lead there", "All of the statements are in line with it") vacuous filler. No phrasing
+# opens on "The", "Both" or "These" (a bare description or a pronoun to the audit's
+# ``coherence.leaning_lines``), the opening words differ, and ``SOURCES`` names the evidence in
+# varied words, so that no word is the tier's tell. The closing (``tjb_lib.pairs.closing``) is
+# joined on, as on the specific side.
+GENERIC_CHAIN = (
+    "Of the two {src}, the first leads to the second",
+    "One of the {src} names what the other describes",
+    "Neither of the {src} answers this alone, but read in turn they do",
+    "Where the first of the {src} leaves off, the other picks up",
+    "Looked at together, the two {src} meet at a name they share",
+    "What one of the {src} mentions, the other explains",
+    "Each of the {src} supplies one step of the chain",
+    "Taken one after the other, the {src} connect through a shared name",
 )
-# Generic support: true, but naming no entity and no link (the soft tier's weaker side); the
-# closing (``tjb_lib.pairs.closing``) is joined on, as on the specific side.
-GENERIC_STEPS = (
-    "Taken together, the items listed point the same way",
-    "All the supporting sentences agree with one another",
-    "Read as a whole, the material backs this conclusion",
-    "Everything gathered here is consistent with the reply",
-    "Combined, the details lead there",
-    "What is displayed is enough to decide the matter",
-    "Together, the facts support the answer",
-    "On the strength of what is provided, the result follows",
-    "Nothing shown contradicts it, and it fits",
-    "Combining what is presented resolves it",
-    "All of the statements are in line with it",
-    "What has been laid out is sufficient here",
-    "Overall, the case is well covered by the statements",
-    "Each piece is relevant, and the pieces fit together",
+GENERIC_COMPARISON = (
+    "Setting the two {src} side by side decides it",
+    "Each of the {src} gives the fact needed for one half of the comparison",
+    "Comparing what the {src} say on this point answers it",
+    "Since the {src} state the same kind of fact for each, the comparison is direct",
+    "Put next to each other, the two {src} decide the question",
+    "Between them, the {src} cover both subjects on the point the question asks about",
 )
+SOURCES = ("sources", "articles", "entries", "passages", "excerpts", "pages", "extracts",
+           "quotations")
 
 
-def pick(r: random.Random, pool: tuple[str, ...], **names: str) -> str:
-    """One phrasing of the pool, filled in; an answer that ends a sentence keeps one stop."""
-    return re.sub(r"([.!?])\.$", r"\1", r.choice(pool).format(**names))
+def generic_support(r: random.Random, comparison: bool) -> str:
+    """One generic support clause of its pool (a comparison's, or a chain's), the evidence named
+    in one of ``SOURCES``' words."""
+    return r.choice(GENERIC_COMPARISON if comparison else GENERIC_CHAIN).format(
+        src=r.choice(SOURCES))
