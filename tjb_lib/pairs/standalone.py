@@ -513,7 +513,8 @@ def _bare_at(sentence: str, surname: str) -> re.Match | None:
         cast = last.lower() in _WITH_PERSON or (
             last in ("and", "&") and len(before) > 1 and before[-2].lower() in _WITH_PERSON)
         if re.match(_SUBJECT_VERB, sentence[m.end():]) and (
-                not before or last in _ROLES or re.fullmatch(r"[a-z][\w'’-]*[,;]?", last)):
+                not before or last in _ROLES or re.fullmatch(r"[a-z][\w'’-]*[,;]?", last)
+                or last.endswith(",")):          # 'Dubbed the "Prince of tenors", Corelli ...'):
             return m
         if cast or (last in ("and", "&") and len(before) > 2
                     and before[-3].lower() in _WITH_PERSON):
@@ -605,6 +606,25 @@ def with_things_named(sentence: str, entity: Entity, first: str) -> str:
     return sentence
 
 
+def bare_description(sentence: str, entity: Entity) -> re.Match | None:
+    """A "the <noun>" inside ``sentence`` that can only mean its paragraph's entity, which the
+    sentence never names ("The Ogallala Aquifer was named after the city." on Ogallala's page):
+    shown alone, it has no antecedent."""
+    if not entity.name or entity.person or entity.season or re.search(
+            rf"(?<!\w){re.escape(entity.name)}(?!\w)(?! [A-Z])", sentence):
+        return None
+    for m in re.finditer(r"(?<=\s)the ([a-z]+)\b(?!['’]s? [A-Z]| (?:of|[A-Z\"“(])|-)", sentence):
+        if m.group(1) in DESCRIPTORS and entity.described_by(m.group(1)):
+            return m
+    return None
+
+
+def with_description_named(sentence: str, entity: Entity) -> str:
+    """``sentence`` with its ``bare_description`` replaced by the entity's name."""
+    m = bare_description(sentence, entity)
+    return sentence[:m.start()] + entity.called(False) + sentence[m.end():] if m else sentence
+
+
 def _earlier(item: HotpotItem, title: str, sid: int) -> str:
     """A paragraph's title and its sentences before sentence ``sid``, and the other supporting
     paragraphs: what names its people ("written by Pasek & Paul" where the other hop names Benj
@@ -632,5 +652,6 @@ def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
     out = with_full_names(" ".join(out), _earlier(item, title, sid))     # type: ignore[arg-type]
     if sid:
         first = sentence_groups(sentences)[0]
-        out = with_things_named(with_owner(out, entity, first), entity, first)
+        out = with_things_named(with_owner(with_description_named(out, entity), entity, first),
+                                entity, first)
     return with_series_kind(out, title)
