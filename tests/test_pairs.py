@@ -220,7 +220,9 @@ def test_natural_pairs_agree_on_the_answer_and_vary_in_wording(built, hot):
     for side in ("plain_writing", "cited_writing"):
         assert len({p.meta[side]["style"] for p in pairs}) == 4
         assert {p.meta[side]["evidence_order"] for p in pairs} == {"gold", "reversed"}
-        assert 0.05 < sum(p.meta[side]["extra_sentence"] is not None for p in pairs) / len(pairs) < 0.3
+        # an extra sentence only where one is on the question's topic (``natural.on_topic``):
+        # 93 of the 500 items have one, so about 2.5% of sides add it
+        assert 0.01 < sum(p.meta[side]["extra_sentence"] is not None for p in pairs) / len(pairs) < 0.3
     kinds = collections.Counter(k for p in pairs for k in detect_artifacts(p.cited))
     assert {"marker", "according_to", "evidence_block", "footnote", "tag", "verification",
             "sources_footer", "source_label", "sentence_id"} <= set(kinds)

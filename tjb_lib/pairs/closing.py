@@ -213,10 +213,35 @@ def _noun_is(noun: str, answer: str) -> str | None:
     return f"the {noun} {'are' if plural else 'is'} {answer}"
 
 
+# An answer that is a kind, not a name ("a pinball machine", "a minor basilica").
+KIND_ANSWER = re.compile(r"^an? [a-z]")
+
+
+def kind_of(question: str, answer: str, text: str) -> str | None:
+    """Where the answer is a kind, the thing it is the kind of, named as the sentence of
+    ``text`` that gives the kind names it: "the arcade game is Frank Thomas' Big Hurt, a pinball
+    machine"; "the Florence Baptistery has the status of a minor basilica". Blind readers
+    stopped at "so the answer is a pinball machine", which names no game."""
+    if not KIND_ANSWER.match(answer):
+        return None
+    for sent in re.split(r"(?<=[.!?])\s+|\n", text):
+        m = re.match(rf"((?:The )?[A-Z][\w'’.&-]*(?: [\w'’.&-]+){{0,6}}?)(?: \([^()]*\))?(?:, also known as [^,]+,)? (is|was) "
+                     rf"(?:[^.;]*?, and (has|had) ([a-z ]+? ))?{re.escape(answer)}\b", sent)
+        if not m:
+            continue
+        name = m.group(1)
+        if m.group(3):
+            return f"{name} {m.group(3)} {m.group(4)}{answer}"
+        noun = sought_noun(question)
+        return f"the {noun} is {name}, {answer}" if noun else f"{name} {m.group(2)} {answer}"
+    return None
+
+
 def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str = "") -> str:
     """The claim the reasoning closes on: the answer in the question's words (no stop), in the
     first form that fits and names none of ``avoid`` (a hop one side of the pair drops: its
-    name would refer to evidence that side does not show). A question with a word glued to the
+    name would refer to evidence that side does not show; inside a longer name, "Frank
+    Thomas' Big Hurt", it refers to none). A question with a word glued to the
     next (``slips.GLUED``) is not echoed; a noun the answer does not fit (``phrasing.echoed_noun``:
     "the sport is paracyclist") gives way to the next form, and a question's misspelt word is
     respelt ("the monach" -> "the monarch"). ``text``: the item's paragraphs."""
@@ -226,11 +251,12 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str
         forms = [yes_no(question, answer), yes_no(question, answer, they=True)]
     else:
         noun = sought_noun(question)
-        forms = [subject_question(question, answer), what_is(question, answer),
+        forms = [kind_of(question, answer, text), subject_question(question, answer),
+                 what_is(question, answer),
                  when(question, answer), where(question, answer),
                  _noun_is(noun, answer) if noun and not echoed_noun(noun, answer, text) else None]
     for said in map(respelt, filter(None, forms)):
-        if said and not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", said, re.I)
+        if said and not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)(?!['’]s? (?-i:[A-Z]))", said, re.I)
                             and n.lower() not in answer.lower() for n in avoid):
             return said
     return f"the answer is {answer}"

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import collections
 import random
+import re
 
 from tjb_lib.data import HotpotItem
 from tjb_lib.pairs.candidates import hops, hotpot_candidate
+from tjb_lib.pairs.coherence import content_words
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import ANSWER_FORMS, STYLES, VERIFICATION_LINES, Candidate, render
-from tjb_lib.pairs.standalone import standalone
+from tjb_lib.pairs.standalone import DESCRIPTORS, entity_of, short_name, standalone
 from tjb_lib.pairs.strip import detect_artifacts
 from tjb_lib.records import Pair
 
@@ -46,8 +48,25 @@ P_EXTRA = 0.15        # a side adds a relevant non-supporting sentence
 P_REVERSED = 0.5      # a side lists its evidence in reverse order
 
 
+MIN_TOPIC_WORDS = 2    # content words an extra sentence shares with the question, names aside
+# A bare description with no antecedent in a sentence shown alone ("explored in the film").
+_BARE_DESCRIPTION = re.compile(rf"\bthe (?:{'|'.join(sorted(DESCRIPTORS))})\b(?! [A-Z\"“(])")
+
+
+def on_topic(item: HotpotItem, sentence: str) -> bool:
+    """Does ``sentence`` speak to the question: two of its content words, the hops' names
+    aside, are the question's, and it describes nothing it leaves unnamed? Blind readers
+    stopped at a paragraph's other sentences ("Ravedeath, 1972's central theme is ..." for a
+    question on Tim Hecker's latest album)."""
+    names = content_words(" ".join(f"{short_name(h)} {entity_of(item, h).name or ''}"
+                                   for h in hops(item)))
+    shared = content_words(sentence) & content_words(item.question) - names
+    return len(shared) >= MIN_TOPIC_WORDS and not _BARE_DESCRIPTION.search(sentence)
+
+
 def extra_sentences(item: HotpotItem) -> list[tuple[str, int]]:
-    """Non-supporting sentences of the supporting paragraphs that do not state the answer."""
+    """Non-supporting sentences of the supporting paragraphs that do not state the answer and
+    are on the question's topic (``on_topic``)."""
     gold = set(item.supporting_facts)
     out = []
     for title in hops(item):
@@ -55,7 +74,8 @@ def extra_sentences(item: HotpotItem) -> list[tuple[str, int]]:
             sent = standalone(item, title, sid)
             if (sent is not None and (title, sid) not in gold and len(sent.split()) >= 6
                     and item.answer.strip().lower() not in sent.lower()
-                    and not detect_artifacts(sent) and sent[-1] in ".!?"):
+                    and not detect_artifacts(sent) and sent[-1] in ".!?"
+                    and on_topic(item, sent)):
                 out.append((title, sid))
     return out
 

@@ -224,6 +224,13 @@ DATE_COMMA = re.compile(rf"\b(released|published|premiered|aired|opened|founded|
                         rf"(?=(?:{_MONTH}) \d{{1,2}}, \d{{4}})")
 
 
+# An appositive the source got wrong: a city called a province ("the Argentine city of Rosario,
+# a province of Santa Fe"): cut at its comma, the city named alone.
+WRONG_APPOSITIVE = re.compile(r"\b((?:city|town|village) of [A-Z][\w-]*(?: [A-Z][\w-]*)*), an? "
+                              r"(?:province|state|country|region|county)"
+                              r"(?: of [A-Z][\w-]*(?: [A-Z][\w-]*)*)?(?=[.;]|$)")
+
+
 def broken_source(sentence: str) -> list[str]:
     """The pieces of source text in ``sentence`` that read broken."""
     out = [m.group(0) for m in GLUED_FIGURE.finditer(sentence)]
@@ -231,7 +238,7 @@ def broken_source(sentence: str) -> list[str]:
     out += [m.group(0) for m in _MID_CAPITAL.finditer(sentence)]
     out += [m.group(0) for m in LOST_UNITS.finditer(sentence)]
     out += [m.group(0) for m in INCHES.finditer(sentence)]
-    for rx in (QUOTE_POSSESSIVE, SPLIT_OKINA, DATE_COMMA):
+    for rx in (QUOTE_POSSESSIVE, SPLIT_OKINA, DATE_COMMA, WRONG_APPOSITIVE):
         out += [sentence[max(m.start() - 12, 0):m.end() + 4] for m in rx.finditer(sentence)]
     return out + [c[:40] for c in CLAIM.sub("", sentence).split("; ") if verbless(c)]
 
@@ -242,7 +249,7 @@ def repaired_source(sentence: str) -> str:
     t = DATE_COMMA.sub(r"\1 on ", SPLIT_OKINA.sub("", QUOTE_POSSESSIVE.sub(r"\1's", t)))
     for i in reversed(_open_quote_spaces(t)):
         t = t[:i + 1] + t[i + 1:].lstrip(" ")
-    t = INCHES.sub(r"\1-inch ", LOST_UNITS.sub("", t))
+    t = INCHES.sub(r"\1-inch ", LOST_UNITS.sub("", WRONG_APPOSITIVE.sub(r"\1", t)))
     if verbless(t):
         m = VERBLESS.match(t)
         kind = m.group("kind")

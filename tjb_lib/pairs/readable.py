@@ -48,6 +48,7 @@ _PRONOUN = r"(?:he|she|him|his|her|they|them|their|it|its)"
 LEANING = re.compile(
     rf"^(?:Later|Since then|Subsequently|Eventually|Afterwards|Afterward|Then|Meanwhile|Also|"
     rf"Thereafter|Today|Currently),? (?:{_PRONOUN}|the [a-z]+)\b"
+    r"|^(?:Later|Since then|Subsequently|Afterwards|Afterward|Thereafter|Meanwhile),? [A-Z]"
     rf"|^(?:[A-Z][a-z]+ ){{1,2}}(?:his|her|its|their) [a-z][^,]*, ")
 # Question words that make the compared value a year, or a quantity.
 _DATE_CUES = re.compile(r"\b(?:first|earlier|older|oldest|younger|youngest|born|founded|"
@@ -123,6 +124,29 @@ def colon_lead_in(sentence: str, shown: str) -> bool:
 def leaning(sentence: str) -> bool:
     """An opening that leans on a sentence not shown ("Later he ...", "For his role in X, ...")."""
     return bool(LEANING.match(sentence))
+
+
+# A conclusion that names a kind alone ("so the answer is a pinball machine").
+_KIND_CLOSING = re.compile(r", so the answer is (an? [a-z][^.]*?)\.?$")
+
+
+def kind_without_thing(sentence: str, shown: str) -> bool:
+    """A last sentence that closes on a kind ("so the answer is a pinball machine") where the
+    text shown names the thing of that kind ("Frank Thomas' Big Hurt is a pinball machine"):
+    the conclusion never says which thing."""
+    m = _KIND_CLOSING.search(sentence)
+    return bool(m) and bool(re.search(rf"\b(?:is|was) {re.escape(m.group(1))}\b", shown))
+
+
+def off_topic_extra(p: Pair, item, side: str) -> str | None:
+    """The extra non-supporting sentence a natural side adds, where it is off the question's
+    topic (``natural.on_topic``)."""
+    from tjb_lib.pairs.natural import on_topic
+    from tjb_lib.pairs.standalone import standalone
+
+    extra = (p.meta.get(f"{side}_writing") or {}).get("extra_sentence")
+    sent = extra and standalone(item, *extra)
+    return sent if sent and not on_topic(item, sent) else None
 
 
 def full_sides(p: Pair) -> tuple[str, ...]:
@@ -210,6 +234,7 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
     for side in ("plain", "cited"):
         part = parts(p, side)
         shown = sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]]))
+        whole = "\n".join(shown)
         for s in shown:
             if non_names(s):
                 out.append(("non-name title", s))
@@ -225,6 +250,11 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
                 out.append(("colon lead-in", s))
         if said and templated_closing(said[-1], stated(p, item)):
             out.append(("templated closing", said[-1]))
+        if said and kind_without_thing(said[-1], whole):
+            out.append(("kind without its thing", said[-1]))
+        extra = off_topic_extra(p, item, side)
+        if extra:
+            out.append(("off-topic extra sentence", extra))
         if side in full_sides(p):
             if comparison_without_values(p, item, side):
                 out.append(("comparison without both values", part["reasoning"]))

@@ -3,13 +3,16 @@ zero. Apart from ``slips`` because counting reads the candidate's sentences (``c
 the repairs (``standalone``), which import the builders that ``slips`` serves."""
 from __future__ import annotations
 
+import re
+
 from tjb_lib.pairs import capitals, chain_rules, phrasing
 from tjb_lib.pairs.candidates import hops
 from tjb_lib.pairs.coherence import parts, sentences
 from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
                                  SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
 from tjb_lib.pairs.reasoning import long_lists
-from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_surnames, entity_of,
+from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_description,
+                                      bare_surnames, entity_of,
                                       kindless_series, sentence_groups, short_name, unglued,
                                       unnamed_things, with_owner)
 from tjb_lib.records import Pair
@@ -98,6 +101,7 @@ def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
                 out.append(("source grammar", s))
         out += [("surname before the name", s) for s in surnames_unnamed(part, item)]
         out += [("pronoun for a person never named", s) for s in unowned(part, item)]
+        out += [("description never named", s) for s in described_unnamed(part, item)]
         out += [("thing never named", s) for s in sentences(
             "\n".join([*part["evidence"], part["reasoning"], *part["after"]])) if unnamed_things(s)]
         said = sentences(CONCLUSION.sub("", part["reasoning"]))
@@ -117,6 +121,25 @@ def surnames_unnamed(part: dict, item) -> list[str]:
         if any(full not in shown for _, full in bare_surnames(s, names)):
             out.append(s)
         shown += " " + s
+    return out
+
+
+def _runs(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    """The runs of ``n`` words in ``text``: what a shown sentence keeps of its source."""
+    w = re.findall(r"[\w'’-]+", text)
+    return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
+
+
+def described_unnamed(part: dict, item) -> list[str]:
+    """The sentences of a side that keep a later sentence of a hop's paragraph with "the
+    <noun>" for the paragraph's entity, never named in it (``standalone.bare_description``:
+    "The Ogallala Aquifer was named after the city.")."""
+    out = []
+    for s in sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]])):
+        runs = _runs(s)
+        if any(runs & _runs(raw) and bare_description(s, entity_of(item, h))
+               for h in hops(item) for raw in dict(item.context)[h][1:]):
+            out.append(s)
     return out
 
 

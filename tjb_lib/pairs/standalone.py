@@ -487,7 +487,7 @@ def with_series_kind(sentence: str, title: str) -> str:
 
 
 # A run of capitalised words: a full name where it has two or three, the last the surname.
-_CAPITALS = re.compile(r"\b[A-Z][a-z]+(?: (?:[A-Z][a-z]+|[A-Z]\.))*")
+_CAPITALS = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?: (?:[A-Z][a-z]+|[A-Z]\.))*")
 # Words that open a capitalised run without being a first name ("New York", "The Beatles").
 _NOT_FIRST = frozenset("The A An In On At New North South East West Saint San Los Las Lake Mount "
                        "Port Fort United Royal National American British English Director".split())
@@ -497,11 +497,27 @@ _ROLES = frozenset("Director Producer Coach".split())
 _SUBJECT_VERB = r"(?='s [a-z]| (?:is|was|are|were|had|has|became|also|then|later|\w+ed)\b)"
 
 
+# Words after which a bare capitalised word is a person in a cast or a credit ("Alongside Butler
+# and Lerman", "opposite Lerman", "directed by Harrington").
+_WITH_PERSON = frozenset("alongside opposite with starring by".split())
+
+
 def _bare_at(sentence: str, surname: str) -> re.Match | None:
-    """Where ``sentence`` first uses ``surname`` alone as a subject (``_SUBJECT_VERB``)."""
-    for m in re.finditer(rf"\b{re.escape(surname)}\b{_SUBJECT_VERB}", sentence):
+    """Where ``sentence`` first uses ``surname`` alone: as a subject (``_SUBJECT_VERB``), or
+    named among others with no other capitalised word touching it ("Alongside Butler and
+    Lerman, it also stars ...")."""
+    for m in re.finditer(rf"\b{re.escape(surname)}\b(?:{_SUBJECT_VERB}|(?! [A-Z])(?!['’]s? [A-Z]))",
+                         sentence):
         before = sentence[:m.start()].split()
-        if not before or before[-1] in _ROLES or re.fullmatch(r"[a-z][\w'’-]*[,;]?", before[-1]):
+        last = before[-1] if before else ""
+        cast = last.lower() in _WITH_PERSON or (
+            last in ("and", "&") and len(before) > 1 and before[-2].lower() in _WITH_PERSON)
+        if re.match(_SUBJECT_VERB, sentence[m.end():]) and (
+                not before or last in _ROLES or re.fullmatch(r"[a-z][\w'’-]*[,;]?", last)
+                or last.endswith(",")):          # 'Dubbed the "Prince of tenors", Corelli ...'):
+            return m
+        if cast or (last in ("and", "&") and len(before) > 2
+                    and before[-3].lower() in _WITH_PERSON):
             return m
     return None
 
@@ -529,8 +545,10 @@ def bare_surnames(sentence: str, earlier: str) -> list[tuple[str, str]]:
 
 def with_full_names(sentence: str, earlier: str) -> str:
     """``sentence`` with a person's bare surname (``bare_surnames``) given in full, once."""
-    for surname, full in bare_surnames(sentence, earlier):
-        m = _bare_at(sentence, surname)
+    found = sorted(((_bare_at(sentence, surname), full)
+                    for surname, full in bare_surnames(sentence, earlier)),
+                   key=lambda x: x[0].start(), reverse=True)   # all found before any is given
+    for m, full in found:
         sentence = sentence[:m.start()] + full + sentence[m.end():]
     return sentence
 
@@ -588,10 +606,34 @@ def with_things_named(sentence: str, entity: Entity, first: str) -> str:
     return sentence
 
 
+def bare_description(sentence: str, entity: Entity) -> re.Match | None:
+    """A "the <noun>" inside ``sentence`` that can only mean its paragraph's entity, which the
+    sentence never names ("The Ogallala Aquifer was named after the city." on Ogallala's page):
+    shown alone, it has no antecedent."""
+    if not entity.name or entity.person or entity.season or re.search(
+            rf"(?<!\w){re.escape(entity.name)}(?!\w)(?! [A-Z])", sentence):
+        return None
+    for m in re.finditer(r"(?<=\s)the ([a-z]+)\b(?!['’]s? [A-Z]| (?:of|[A-Z\"“(])|-)", sentence):
+        if m.group(1) in DESCRIPTORS and entity.described_by(m.group(1)):
+            return m
+    return None
+
+
+def with_description_named(sentence: str, entity: Entity) -> str:
+    """``sentence`` with its ``bare_description`` replaced by the entity's name."""
+    m = bare_description(sentence, entity)
+    return sentence[:m.start()] + entity.called(False) + sentence[m.end():] if m else sentence
+
+
 def _earlier(item: HotpotItem, title: str, sid: int) -> str:
-    """A paragraph's title and its sentences before sentence ``sid``: what names its people."""
+    """A paragraph's title and its sentences before sentence ``sid``, and the other supporting
+    paragraphs: what names its people ("written by Pasek & Paul" where the other hop names Benj
+    Pasek; the candidate may show that hop after this sentence)."""
     sentences = tuple(s.strip() for s in dict(item.context)[title])
-    return " ".join([f"{re.sub(r' [(].*', '', title)}.", *sentence_groups(sentences)[:sid]])
+    others = [f"{h}. " + " ".join(dict(item.context)[h])
+              for h in dict.fromkeys(t for t, _ in item.supporting_facts) if h != title]
+    return " ".join([f"{re.sub(r' [(].*', '', title)}.", *sentence_groups(sentences)[:sid],
+                     *others])
 
 
 @functools.lru_cache(maxsize=1 << 16)  # every split asks again for the same sentences
@@ -610,5 +652,6 @@ def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
     out = with_full_names(" ".join(out), _earlier(item, title, sid))     # type: ignore[arg-type]
     if sid:
         first = sentence_groups(sentences)[0]
-        out = with_things_named(with_owner(out, entity, first), entity, first)
+        out = with_things_named(with_owner(with_description_named(out, entity), entity, first),
+                                entity, first)
     return with_series_kind(out, title)
