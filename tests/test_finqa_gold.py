@@ -190,6 +190,11 @@ CASES = [
      real("MRO/2003/page_84.pdf-2"),
      changed("MRO/2003/page_84.pdf-2", "by how much did protect carrying values of excess "
              "inventories change from 2002 to 2003?", ("subtract1-1", "-57", "-41", "-16"))),
+    (gold.RATIO_AS_DIFFERENCE,                      # "207.62 / 97.13 = 213.8%" as how much
+     real("BLL/2012/page_31.pdf-3"),                # greater one return was than another
+     changed("BLL/2012/page_31.pdf-3", "the five year total return for the period ending "
+             "12/31/2012 on ball corporation stock was what percent of the same return on the "
+             "s&p 500?", ("divide1-1", "207.62", "97.13", "213.8%"))),
     (gold.POINTS_AS_PERCENT,
      item("how much greater were net sales than cost of sales in 2012?",
           ("subtract1-1", "47182", "42186", "4996%")),

@@ -55,11 +55,38 @@ def test_unscaled_evidence_gets_the_scale_the_question_states():
     assert not fu.unscaled_lines(answer, evidence, reasoning)
 
 
-def test_small_money_with_no_scale_says_the_table_gives_none():
+def test_small_money_with_no_scale_is_stated_as_printed():
+    """Money with no scale is stated as the table prints it, never with a sentence on the
+    scale the table lacks; small money without the scale a line gives is still caught."""
     q = "What is the after-tax share-based compensation cost in 2010?"
-    assert fu.unit_missing(q, "$11.8", "18.1 - 6.3 = 11.8.")
-    answer, reasoning, _ = _said("GPN/2010/page_87.pdf-1")
-    assert "no scale" in reasoning and not fu.unit_missing(q, answer, reasoning)
+    assert fu.unit_missing(q, "$11.8", ["Cost was $18.1 in 2010 (in millions)."])
+    answer, reasoning, evidence = _said("GPN/2010/page_87.pdf-1")
+    assert not fu.scale_lament(reasoning) and not fu.unit_missing(q, answer, evidence)
+    assert fu.scale_lament("18.1 - 6.3 = 11.8; the table gives no scale for these figures.")
+
+
+def test_third_pass_rules_fire_on_the_bad_and_stay_quiet_on_the_good():
+    assert fu.doubled_at("With S&P 500 at 108.59 at December 31, 2012, its gain")
+    assert not fu.doubled_at("S&P 500 stood at 108.59 on December 31, 2012")
+    assert fu.stacked_clause("Divided by total assets acquired, the sum of A and B, 18658, "
+                             "comes to 18658 / 19427 = 96%.")
+    assert not fu.stacked_clause("With the sum of A and B at 18658, dividing by total assets "
+                                 "acquired gives 18658 / 19427 = 96%.")
+    assert fu.state_as_noun("The shares of non-vested at May 31, 2009 less ...")
+    assert fu.state_as_noun("Total, net of cash collateral in 2015 less foreign exchange")
+    assert not fu.state_as_noun("Non-vested shares at May 31, 2009 less the total net of cash")
+    assert fu.count_unnamed("What is the mathematical range for European cruise guests?",
+                            "995365")
+    assert not fu.count_unnamed("What is the mathematical range for European cruise guests?",
+                                "995,365 guests")
+
+
+def test_a_negative_used_as_a_negative_says_so():
+    lines = ["Vested shares were (379)."]
+    bad = "Adding granted shares and vested shares gives 203 + (-379) = -176."
+    assert fu.sign_dropped(bad, lines) == ["379"]
+    noted = fu.sign_noted(bad, lines)
+    assert "counted here as a negative, -379" in noted and not fu.sign_dropped(noted, lines)
 
 
 @pytest.mark.parametrize("item_id, bad, good", [
@@ -108,7 +135,7 @@ def test_a_period_is_named_by_years_alone():
 def test_a_subtraction_names_its_shared_label_once():
     item = _items()["OKE/2008/page_86.pdf-2"]              # the subtraction left out
     skipped = " ".join(finqa_candidate(item, omit={0}).reasoning)
-    assert "and at December 31, 2007, 233629," in skipped and not fu.label_soup(skipped)
+    assert "and at December 31, 2007 as 233629," in skipped and not fu.label_soup(skipped)
 
 
 def test_source_glitches_are_mended():

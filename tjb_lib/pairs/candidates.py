@@ -19,7 +19,7 @@ from tjb_lib.pairs import capitals, voice
 from tjb_lib.pairs.filing import clean_line, figures, period_years, residue
 from tjb_lib.pairs.filing_prose import evidence_line, row_sentence, sentence_case
 from tjb_lib.pairs.finqa_gold import base_row, gold_problem, money_unit, stated_unit
-from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, dollars, op_name, operands,
+from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, counted, dollars, op_name, operands,
                                        period_clash, result_text, step_sentences, unit_asked,
                                        unnamed)
 from tjb_lib.pairs.closing import close
@@ -408,13 +408,23 @@ def finqa_candidate(item: FinQAItem, r: random.Random | None = None,
     ans = (answer or item.answer).strip()
     if program and ans == program[-1].res.strip():   # as the last step prints it ("3.6%")
         ans = result_text(len(program) - 1, program)
-    ans = rate_unit(item.question,
-                    dollars(item.question, with_unit(item, answer_text(item.question, ans, last))))
+    ans = counted(item.question, rate_unit(item.question, dollars(
+        item.question, with_unit(item, answer_text(item.question, ans, last)))),
+        count_scale(item, program))
     evidence = finqa_evidence(item)
     lines = [e.text for e in evidence]
     kept = scale_stated(finqa_steps(item, r, lines, steps, frozenset(omit)), ans, lines,
                         unit_asked(item.question))
     return Candidate(answer=ans, evidence=evidence, reasoning=kept)
+
+
+def count_scale(item: FinQAItem, program: tuple[FinQAStep, ...]) -> str:
+    """The scale every figure a program reads carries ("million" for "1.4 million shares"),
+    or "" where they carry none or differ."""
+    figs = figures(item.gold_inds, item.table)
+    read = {o.figure.scale for i in range(len(program)) for o in operands(i, program, figs)
+            if o.figure is not None}
+    return read.pop() if len(read) == 1 else ""
 
 
 def with_unit(item: FinQAItem, answer: str) -> str:

@@ -117,6 +117,7 @@ class Figure:
     unit: str = ""            # "$" or "%" where the line prints one with the figure
     name: str | None = None   # sentence: what the figure is, from the clause ("total revenues")
     year: int | None = None   # sentence: the one year the clause gives the figure
+    scale: str = ""           # "thousand", "million", "billion": as its clause or table says
 
     @property
     def measure(self) -> str | None:
@@ -188,6 +189,31 @@ QUARTER = re.compile(r"([1-4])(?:st|nd|rd|th) (?:qtr|quarter)\.?", re.I)
 _ORDINALS = ("first", "second", "third", "fourth")
 
 
+#: a row that is the state of a share award ("Non-vested at May 31, 2009", "Granted"), the
+#: date it may end on apart
+_AWARD_STATE = re.compile(r"((?:non-?|un)?vested|granted|exercised|forfeited|cancell?ed|expired|"
+                          r"outstanding|exercisable)((?:,?\s+(?:at|as of)\s+.+)?)", re.I)
+#: a column that counts the awards ("Shares", "Number of shares")
+_AWARD_COUNT = re.compile(r"(?:(?:the )?(number) of )?(shares|options|units|awards)", re.I)
+
+
+def award_cell(row: str, col: str) -> str | None:
+    """A cell of a share-award table named by what it is ("non-vested shares at May 31,
+    2009", "the number of granted shares", "the weighted average grant-date fair value of
+    vested awards"), never the state as a noun ("the shares of non-vested at ..."); None
+    where the row is no award state."""
+    state = _AWARD_STATE.fullmatch(row.strip())
+    if state is None:
+        return None
+    what, on = state.group(1).lower(), state.group(2)
+    count = _AWARD_COUNT.fullmatch(col.strip())
+    if count:
+        things = f"{what} {count.group(2).lower()}{on}"
+        return f"the number of {things}" if count.group(1) else things
+    kind = "shares" if re.search(r"\bshares?\b", col, re.I) else "awards"
+    return f"the {col} of {what} {kind}{on}"          # cased as one phrase by ``label``
+
+
 def column_of(row: str, col: str) -> str:
     """A row's cell in a column that is no period, in words ("the fair value of interest rate
     collar", "2016 benefit payments for the United States", "net earnings in the third
@@ -198,6 +224,9 @@ def column_of(row: str, col: str) -> str:
         row = first.lower() + row[len(first):]                  # "Acquisition of ..."
     place = col.split()[0].lower().strip(".") in PLACE_WORDS | {"united", "international",
                                                                 "domestic", "foreign", "u.s"}
+    award = award_cell(row, col)
+    if award:
+        return award
     quarter = QUARTER.fullmatch(col.strip())
     if quarter:
         return f"{row} in the {_ORDINALS[int(quarter.group(1)) - 1]} quarter"
@@ -500,15 +529,16 @@ def _text_figures(line: str, index: int) -> list[Figure]:
         if tail:
             end += tail.end()
             unit = unit or ("%" if tail.group(0) in ("%", " percent") else "")
-        found.append((m, start, end, unit))
-    amounts = [(s, e) for m, s, e, _ in found if not _YEAR.fullmatch(m.group(0))]
+        found.append((m, start, end, unit, tail.group(0).strip() if tail and
+                      tail.group(0).strip() in _SCALE_WORDS else ""))
+    amounts = [(s, e) for m, s, e, _, _ in found if not _YEAR.fullmatch(m.group(0))]
     years = iter(_years(line, amounts))
     out = []
-    for m, start, end, unit in found:
+    for m, start, end, unit, scale in found:
         year = None if _YEAR.fullmatch(m.group(0)) else next(years)
         out.append(Figure(float(m.group(0).replace(",", "")), m.group(0), index,
                           quote=_quote(line, start, end), unit=unit,
-                          name=_name(line, start, end), year=year))
+                          name=_name(line, start, end), year=year, scale=scale))
     return out
 
 
@@ -516,6 +546,7 @@ def _printed_figures(table: tuple[tuple[str, ...], ...], row: int, index: int) -
     """Every cell of a printed table row with its row and column headers as printed."""
     out = []
     head = table[0]
+    scale = table_scale(table)
     for j, cell in enumerate(table[row][1:], start=1):
         m = NUMBER.search(cell.replace("$", "").replace(" ", ""))
         if not m:
@@ -525,8 +556,23 @@ def _printed_figures(table: tuple[tuple[str, ...], ...], row: int, index: int) -
             number = -abs(number)
         out.append(Figure(number, m.group(0).replace(",", ""), index,
                           row=header(table[row][0]), col=header(head[j]),
-                          unit="$" if "$" in cell else ("%" if "%" in cell else "")))
+                          unit="$" if "$" in cell else ("%" if "%" in cell else ""),
+                          scale="" if "%" in cell else scale))
     return out
+
+
+#: a table's unit note in its header row ("(in millions)", "( $ in thousands )")
+TABLE_UNIT = re.compile(r"\(?\s*(?:\$\s*)?in\s+(millions|thousands|billions)[^)]*\)?", re.I)
+_SCALE_WORDS = ("thousand", "million", "billion")
+
+
+def table_scale(table: tuple[tuple[str, ...], ...]) -> str:
+    """The scale a table's header row states ("million" for "(in millions)"), or ""."""
+    for cell in table[0] if table else ():
+        m = TABLE_UNIT.search(cell)
+        if m:
+            return m.group(1).lower().removesuffix("s")
+    return ""
 
 
 @functools.lru_cache(maxsize=1)
@@ -562,12 +608,18 @@ def label_case(text: str) -> str:
     return LOWER_IN_NAME.sub(lambda m: m.group(1).capitalize(), text)
 
 
+def total_named(text: str) -> str:
+    """A table's "Total, net of cash collateral" as a noun phrase: "the total net of cash
+    collateral", never "Total, ..." inside a sentence."""
+    return re.sub(r"^Total, (?=[a-z])", "the total ", text)
+
+
 def mid(text: str | None) -> str | None:
     """A printed header as it reads inside a sentence: "Net revenue" -> "net revenue", a name
     ("Ball Corporation", "Arkansas", "HPL") kept."""
     if not text:
         return text
-    text = label_case(text)
+    text = total_named(label_case(text))
     first, *rest = text.split()
     if first in ("TOTAL", "NET", "OTHER", "BALANCE"):                    # "TOTAL"
         return first.lower() + text[len(first):]

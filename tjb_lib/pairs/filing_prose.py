@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 
-from tjb_lib.pairs.filing import MONTHS, PLACE_WORDS, clean_line, header, is_period, mid, when
+from tjb_lib.pairs.filing import (MONTHS, PLACE_WORDS, clean_line, header, is_period, mid,
+                                  table_scale, total_named, when)
 
 ACRONYMS = ("u.s. u.k. gaap sec eps ebitda ebit llc lp inc. corp. s&p nyse nasdaq libor oci aoci "
             "fdic irs r&d alll tdr tdrs ceo cfo vie vies otti mbs cmbs rmbs abs cdo ferc nrc epa "
             "ipo erisa asc fasb sfas fin eitf usd ppa pbo abo nol nols ftc dow jones nyse").split()
 _SPECIAL = {"u.s.": "U.S.", "u.k.": "U.K.", "s&p": "S&P", "inc.": "Inc.", "corp.": "Corp.",
             "dow": "Dow", "jones": "Jones", "tdrs": "TDRs", "vies": "VIEs", "nols": "NOLs"}
-_UNIT = re.compile(r"\(?\s*(?:\$\s*)?in\s+(millions|thousands|billions)[^)]*\)?", re.I)
 
 
 def _word(w: str, ticker: str) -> str:
@@ -60,11 +60,8 @@ def _lead(token: str, ticker: str) -> str:
 
 def unit(table: tuple[tuple[str, ...], ...]) -> str:
     """The unit a table's header row states ("in millions"), or ""."""
-    for cell in table[0] if table else ():
-        m = _UNIT.search(cell)
-        if m:
-            return f"in {m.group(1).lower()}"
-    return ""
+    scale = table_scale(table)
+    return f"in {scale}s" if scale else ""
 
 
 def _value(cell: str) -> str:
@@ -110,6 +107,7 @@ def row_sentence(table: tuple[tuple[str, ...], ...], row: int) -> str | None:
     if not table or row <= 0 or row >= len(table) or not table[row]:
         return None                         # no printed row lines up with this one
     name = header(table[row][0])
+    name = name and total_named(name)[:1].upper() + total_named(name)[1:]    # "The total net ..."
     cells = [(mid(header(table[0][j])), _percent(table, j, _value(c)))
              for j, c in enumerate(table[row][1:], start=1) if re.search(r"\d", c)]
     if not name or not cells:

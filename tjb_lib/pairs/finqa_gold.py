@@ -45,11 +45,12 @@ PERCENT_AS_NUMBER = "a percent multiplied as a whole number"
 RESCALED_UNSTATED = "a figure rescaled from a unit no line gives"
 OWN_RATE = "a figure divided by a rate on itself"
 NEGATIVE_BASE = "a change divided by a negative base"
+RATIO_AS_DIFFERENCE = "a how-much-greater question answered by a ratio"
 #: every reason ``gold_problem`` gives, in the order it checks them
 REASONS = (SIGN, SCALE, EXPENSES, PERCENT_AS_DIFFERENCE, DIFFERENCE_AS_PERCENT, ROUNDING, YEAR,
            PRICE, PER_SHARE, BELOW_ONE, SIGN_FLIPPED, REMOVED_BY_ADDING, ROW_UNREAD,
            BASE_UNSHOWN, POINTS_AS_PERCENT, CHANGE_ON_LATER, VESTED, RANGE, BARE_MONEY,
-           PERCENT_AS_NUMBER, RESCALED_UNSTATED, OWN_RATE, NEGATIVE_BASE)
+           PERCENT_AS_NUMBER, RESCALED_UNSTATED, OWN_RATE, NEGATIVE_BASE, RATIO_AS_DIFFERENCE)
 
 _SCALES = {"thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9,
            "billions": 1e9}
@@ -513,6 +514,17 @@ def negative_base(item: FinQAItem) -> bool:
                and (_value(b.text) or 0) < 0 for op, a, b in _steps(item))
 
 
+_HOW_MUCH_Q = re.compile(r"\bhow much (?:more|less|greater|higher|lower|larger|smaller)\b", re.I)
+
+
+def ratio_as_difference(item: FinQAItem) -> bool:
+    """A question that asks how much greater one figure is than another, answered by their
+    ratio with no difference computed ("207.62 / 97.13 = 213.8%" for how much greater Ball's
+    return was than the S&P 500's): the working answers another question."""
+    return bool(_HOW_MUCH_Q.search(item.question)) and op_name(item.steps[-1]) == "divide" \
+        and not any(op_name(st) in ("minus", "subtract") for st in item.steps)
+
+
 def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
     """The first rule the record's gold program breaks (None: a careful reader reads it as a
     sound answer to its question). ``values``: every step's recomputed result."""
@@ -537,5 +549,6 @@ def gold_problem(item: FinQAItem, values: list[float | str]) -> str | None:
               (PERCENT_AS_NUMBER, lambda: percent_as_number(item)),
               (RESCALED_UNSTATED, lambda: rescaled_unstated(item)),
               (OWN_RATE, lambda: divided_by_own_rate(item)),
-              (NEGATIVE_BASE, lambda: negative_base(item)))
+              (NEGATIVE_BASE, lambda: negative_base(item)),
+              (RATIO_AS_DIFFERENCE, lambda: ratio_as_difference(item)))
     return next((why for why, broken in checks if broken()), None)

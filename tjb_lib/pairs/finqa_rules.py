@@ -26,8 +26,10 @@ combined ...". Then a unit the rescaling does not give ("139549 / 1000 = 139.549
 for a balance printed with no unit), a change of unit as a sentence of its own ("The product
 (29889860) is 29889860 / 1000000 = 29.9 in millions.") and a literal "\\n" in the question.
 And the strict readers' second pass (``finqa_units``): a figure without its unit, a place or a
-verb as the measure, label soup in a sentence, a source glitch kept, a negative added as
-positive without a word.
+verb as the measure, label soup in a sentence, a source glitch kept, a negative added or
+subtracted without a word on its sign; and their third pass: a sentence on the scale a table
+lacks, "at 108.59 at December 31, 2012", a described result stacked inside a clause that opens
+on its divisor, an award's state or "Total," used as the noun.
 """
 from __future__ import annotations
 
@@ -45,7 +47,8 @@ from tjb_lib.pairs.finqa_analyst import (bare_per_share, coarse_percent, index_r
                                          reuse_reprinted, stray_capitals, total_restated,
                                          unscaled_money, unsigned_money, years_reversed)
 from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
-from tjb_lib.pairs.finqa_units import (entity_as_measure, sign_dropped, source_glitches,
+from tjb_lib.pairs.finqa_units import (count_unnamed, doubled_at, entity_as_measure, scale_lament, sign_dropped,
+                                       source_glitches, stacked_clause, state_as_noun,
                                        unit_missing, unscaled_lines, vocabulary)
 from tjb_lib.pairs.finqa_units import label_soup as soup_in_sentence
 from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
@@ -83,7 +86,7 @@ _COMPARED = re.compile(r"(?<![\d.%])(-?\d[\d.]*)(%?) (?:≤|>) \(?(-?\d[\d.]*)(%
 _PERCENT_CELL = re.compile(r"%\s?(?:change|increase|decrease) \(?-?\d[\d,]*(?:\.\d+)?\)?"
                            r"(?![\d%.,]| vs\b)", re.I)
 _LOWER_SERIES = re.compile(r"(?:\b(?:in|With|with) |^|(?<=[.:,] ))([a-z][\w&.'-]*(?: [\w&.'-]+){0,3})"
-                           r" (?:stood at|(?:on|from) its base of 100|at \d[\d.]* (?:at|in) )")
+                           r" (?:stood at|was at|(?:on|from) its base of 100|at \d[\d.]* (?:at|in|on) )")
 _INDEX_TEMPLATE = re.compile(r"\b(?:gain|loss) in [^.;]{1,80}? on its base of 100 \(|"
                              r"\bIn percent, the (?:gain|loss)\b")
 _MONEY_Q = re.compile(r"\b(?:how much money|cost|paid|proceeds|expenses?|revenues?|liabilit\w*|"
@@ -331,7 +334,8 @@ def pair_problems(p: Pair) -> list[str]:
         record = vocabulary(item.table, [t for _, t in item.gold_inds]) \
             if item is not None else ""
         for rule, found in (("a figure without its unit",
-                             unit_missing(p.task.split("\n")[0], answer, reasoning)
+                             unit_missing(p.task.split("\n")[0], answer, evidence)
+                             + count_unnamed(p.task.split("\n")[0], answer)
                              + unscaled_lines(answer, evidence, reasoning)),
                             ("a place or a verb as the measure",
                              entity_as_measure(reasoning)),
@@ -339,8 +343,12 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a source glitch kept",
                              source_glitches(f"{reasoning} {' '.join(evidence)}",
                                                          record)),
-                            ("a negative added as positive without a word",
+                            ("a negative figure used without a word on its sign",
                              sign_dropped(reasoning, evidence)),
+                            ("a sentence on the scale the table lacks", scale_lament(reasoning)),
+                            ("a level and its date both after 'at'", doubled_at(reasoning)),
+                            ("a described result stacked in a clause", stacked_clause(reasoning)),
+                            ("a state or a 'Total,' used as the noun", state_as_noun(reasoning)),
                             ("templated wording", templated(reasoning)),
                             ("a base of 100 not named", bare_base(reasoning)),
                             ("plural subject, singular verb", plural_agreement(reasoning)),

@@ -19,13 +19,14 @@ import dataclasses
 import re
 
 from tjb_lib.pairs.filing import PLACE_WORDS, Figure
-from tjb_lib.pairs.finqa_voice import repeated_runs
+from tjb_lib.pairs.finqa_voice import counted, repeated_runs
 
 _PLACE_ENDS = PLACE_WORDS | {"states", "pacific", "asia-pacific", "emea", "kingdom"}
 _BARE = re.compile(r"-?[\d,]*\.?\d+")
 _RATE_Q = re.compile(r"\b(?:rate|return|yield|margin)\b|\bindex\b|\bpercent(?:age)?\b", re.I)
 _RATIO_Q = re.compile(r"\bratio\b|\btimes\b|\bper transaction\b|\bhow many\b", re.I)
 _SMALL_MONEY = re.compile(r"-?\$\d{1,3}\.\d+")
+_SCALED = re.compile(r"\b(?:thousands?|millions?|billions?)\b")
 _PER_Q = re.compile(r"\bper\b|\bprice\b|\baverage\b", re.I)
 _ENTITY = re.compile(r"(?:^|[.:;] |, )((?:[A-Z][\w&.-]*(?: [A-Z][\w&.-]*)*))(?: in \d{4})? "
                      r"(?:were|was|went from|is|are)\b")
@@ -40,16 +41,17 @@ _NEGATIVE = re.compile(r"\$?\((\d[\d,]*(?:\.\d+)?)\)")
 _SIGN_WORD = re.compile(r"\b(?:negative|outflow|parentheses|brackets|sign|deduct|back)\b", re.I)
 
 
-def unit_missing(question: str, answer: str, reasoning: str) -> list[str]:
+def unit_missing(question: str, answer: str, evidence: list[str]) -> list[str]:
     """A rate, return or index move answered by a bare number, basis points not named, or
-    small money with a "$" and no scale for a total (not a price or an average) where the
-    reasoning does not say that the table gives none."""
+    small money with a "$" and no scale for a total (not a price or an average) where an
+    evidence line gives its figures one."""
     a = answer.strip()
     if "basis point" in question.lower() and "basis point" not in a:
         return [a]
     if _BARE.fullmatch(a) and _RATE_Q.search(question) and not _RATIO_Q.search(question):
         return [a]
-    if _SMALL_MONEY.fullmatch(a) and not _PER_Q.search(question) and "no scale" not in reasoning:
+    if _SMALL_MONEY.fullmatch(a) and not _PER_Q.search(question) \
+            and any(_SCALED.search(e) for e in evidence):
         return [a]
     return []
 
@@ -119,17 +121,50 @@ def period_label(text: str) -> str:
                   r"(?:year|period) ended [A-Z][a-z]+ \d\d?, ((?:19|20)\d\d)\b", r"\1\2", text)
 
 
+#: what the note on a parenthesised figure's sign says of it, by how a step uses it
+_NOTES = {"added": "{them} added here as {values}", "subtracted": "{them} taken off here as {values}",
+          "used": "{them} used here by size, as {values}",
+          "negative": "{them} counted here as negatives, {values}"}
+
+
 def sign_noted(sentence: str, evidence: list[str]) -> str:
-    """An addition of a figure the evidence prints in parentheses, a negative, with a word on
-    its sign ("the table prints (21) in parentheses, and it is added here as 21")."""
+    """A step that adds or subtracts a figure the evidence prints in parentheses, as its size
+    or as a negative, with a word on its sign ("the table prints (21) in parentheses, and it
+    is added here as 21"; "(379) ..., and it is counted here as a negative, -379")."""
     shown = sign_dropped(sentence, evidence)
     if not shown:
         return sentence
+    stem = sentence.removesuffix(".")
+    uses = {x: sign_use(x, sentence) for x in shown}
+    if len({u for u in uses.values() if u != "negative"}) > 1:          # "19.8 - 9.2": both
+        uses = {x: u if u == "negative" else "used" for x, u in uses.items()}     # by size
+    notes = []
+    for use in dict.fromkeys(uses.values()):
+        mine = [x for x in shown if uses[x] == use]
+        values = " and ".join(("-" if use == "negative" else "") + x.replace(",", "")
+                              for x in mine)
+        them = "they are" if len(mine) > 1 else "it is"
+        note = _NOTES[use].format(them=them, values=values)
+        notes.append(note.replace("negatives, ", "a negative, ") if len(mine) == 1 else note)
     said = " and ".join(f"({x})" for x in shown)
-    back = " and ".join(x.replace(",", "") for x in shown)
-    them = "they are" if len(shown) > 1 else "it is"
-    return f"{sentence.removesuffix('.')}: the table prints {said} in parentheses, and {them} " \
-           f"added here as {back}."
+    lead = ";" if ":" in stem else ":"                  # never two colons in one sentence
+    return f"{stem}{lead} the table prints {said} in parentheses, and {'; '.join(notes)}."
+
+
+def sign_use(printed: str, reasoning: str) -> str | None:
+    """How the reasoning's arithmetic uses a figure printed in parentheses: "added" or
+    "subtracted" as its size, "used" by its size as what another is taken from, "negative"
+    as a negative operand ("203 + (-379)"); None where it does not."""
+    n = re.escape(printed.replace(",", ""))
+    if re.search(rf"[+-] \(-{n}\)(?![\d.])|(?:^|[\s(])-{n} [+-] ", reasoning):
+        return "negative"
+    if re.search(rf"(?<![\d.(-]){n} \+ |\+ {n}(?![\d.])", reasoning):
+        return "added"
+    if re.search(rf"- {n}(?![\d.])", reasoning):
+        return "subtracted"
+    if re.search(rf"(?<![\d.(-]){n} - ", reasoning):
+        return "used"
+    return None
 
 
 def scale_stated(sentences: tuple[str, ...], answer: str, evidence: list[str],
@@ -137,16 +172,13 @@ def scale_stated(sentences: tuple[str, ...], answer: str, evidence: list[str],
     """The reasoning with the scale its answer carries said where the evidence does not give
     it: the last sentence ends "in millions as the question states" where the question asks
     in millions (``asked``) and a line prints its figures bare ("Stock options were 9 in
-    2018" for "$241.11 million"), or "the table gives no scale" for a small money total
-    ("$11.8") no line or question scales."""
+    2018" for "$241.11 million"). A figure no line or question scales is stated as the table
+    prints it, never with a sentence on the scale the table lacks."""
     if not sentences:
         return sentences
-    last = sentences[-1].removesuffix(".")
+    last, colon, note = sentences[-1].removesuffix(".").partition(": the table prints")
     if asked in ("thousand", "million", "billion") and unscaled_lines(answer, evidence, ""):
-        return (*sentences[:-1], f"{last}, in {asked}s as the question states.")
-    if _SMALL_MONEY.fullmatch(answer.strip()) and asked is None \
-            and not any(re.search(r"\b(?:thousands?|millions?|billions?)\b", e) for e in evidence):
-        return (*sentences[:-1], f"{last}; the table gives no scale for these figures.")
+        return (*sentences[:-1], f"{last}, in {asked}s as the question states{colon}{note}.")
     return sentences
 
 
@@ -210,11 +242,49 @@ def unglued(text: str, record: str) -> str:
 
 
 def sign_dropped(reasoning: str, evidence: list[str]) -> list[str]:
-    """A figure the evidence prints in parentheses (a negative) added as a positive number
-    with no word on its sign."""
+    """A figure the evidence prints in parentheses (a negative) added or subtracted, as its
+    size or as a negative, with no word on what happens to its sign."""
     if _SIGN_WORD.search(reasoning):
         return []
     printed = dict.fromkeys(m.group(1) for line in evidence for m in _NEGATIVE.finditer(line))
-    return [x for x in printed
-            if re.search(rf"(?<![\d.-]){re.escape(x.replace(',', ''))} \+ |"
-                         rf"\+ {re.escape(x.replace(',', ''))}(?![\d.])", reasoning)]
+    return [x for x in printed if sign_use(x, reasoning)]
+
+
+# What the strict readers' third pass of 6 December stopped at, each a budget-0 rule.
+_NO_SCALE = re.compile(r"\b(?:gives|has|prints|states) no (?:scale|unit)\b|\bno scale for\b",
+                       re.I)
+_AT_AT = re.compile(r"\bat \$?-?\d[\d,.]*%? at\b")
+_STACKED = re.compile(r"(?:^|(?<=[.;:] ))(?:Divided by|Averaged over|As a share of) [^.;]*?, "
+                      r"-?\$?[\d,.]*\d%?, comes? to\b")
+_STATE_AS_NOUN = re.compile(r"\b(?:shares|options|units|awards) of (?:non-?vested|unvested|"
+                            r"vested|granted|exercised|forfeited|cancell?ed)\b"
+                            r"|(?:^|[.;:] |, )[Tt]otal, [a-z]", re.I)
+
+
+def count_unnamed(question: str, answer: str) -> list[str]:
+    """A count answered by a bare number ("Answer: 995365" for cruise guests)."""
+    return [answer] if counted(question, answer) != answer else []
+
+
+def scale_lament(reasoning: str) -> list[str]:
+    """A sentence on the scale the table lacks ("the table gives no scale for these figures")
+    where the figure should simply be stated as the table prints it."""
+    return _NO_SCALE.findall(reasoning)
+
+
+def doubled_at(reasoning: str) -> list[str]:
+    """A level and its date both after "at" ("S&P 500 at 108.59 at December 31, 2012")."""
+    return _AT_AT.findall(reasoning)
+
+
+def stacked_clause(reasoning: str) -> list[str]:
+    """A step that opens on its divisor and then names a described result with its value
+    inside the same clause ("Divided by total assets acquired, the sum of ..., 18658, comes
+    to ...")."""
+    return [m.group(0) for m in _STACKED.finditer(reasoning)]
+
+
+def state_as_noun(reasoning: str) -> list[str]:
+    """A label that uses an award's state or a table's "Total," as the noun ("the shares of
+    non-vested at May 31, 2009", "Total, net of cash collateral in 2015 less ...")."""
+    return [m.group(0).strip(" .;:,") for m in _STATE_AS_NOUN.finditer(reasoning)]

@@ -50,11 +50,12 @@ SUBTRACT = (
 )
 # A figure indexed to a base of 100 (a five-year return table), less that base: the base is
 # named as what it is, {since} the period it was set in, {gl} "gain" or "loss".
-# {s} is the figure's measure and {at} its period ("S&P 500", " at December 31, 2014").
+# {s} is the figure's measure and {at} its period ("S&P 500", " on December 31, 2014": a level
+# stands at a figure on a date, never "at 108.59 at December 31, 2012").
 BASE = (
     "{s} stood at {a}{at} against its base of 100{since}, a {gl} of {eq}.",
     "On a base of 100{since}, {s} stood at {a}{at}, a {gl} of {eq}.",
-    "With {s} at {a}{at}, its {gl} on the base of 100{since} is {eq}.",
+    "{s} was at {a}{at}: a {gl} of {eq} on the base of 100{since}.",
 )
 # A ratio less 1: the growth it shows.
 GROWTH = (
@@ -203,6 +204,28 @@ def dollars(question: str, answer: str) -> str:
     if m is None or not (m.group(2) or (m.group(5) and not COUNTED.search(question))):
         return answer
     return f"{m.group(1)}${int(m.group(3)):,}{m.group(4)}{m.group(5) or ''}"
+
+
+#: a thing a question counts, by the noun the answer names it with ("how many shares", "cruise
+#: guests")
+_COUNT_NOUN = re.compile(r"\b(shares|guests|employees|customers|units|stores|berths|subscribers|"
+                         r"members|vessels|ships|aircraft|restaurants|locations|properties|"
+                         r"facilities|holders|passengers|households)\b", re.I)
+_NOT_A_COUNT = re.compile(r"\b(?:ratio|times|per|average|percent\w*|portion|proportion|price|"
+                          r"value|cost|rate|return)\b", re.I)
+
+
+def counted(question: str, answer: str, scale: str = "") -> str:
+    """A count answered with the noun its question counts and the scale its figures carry
+    ("995,365 guests", "0.1 million shares"), never a bare "995365"; any other answer as it
+    is."""
+    m = _COUNT_NOUN.search(question)
+    if m is None or _NOT_A_COUNT.search(question) or \
+            not re.fullmatch(r"-?\d+(?:\.\d+)?", answer.strip()):
+        return answer
+    whole, _, frac = answer.strip().partition(".")
+    number = f"{int(whole):,}{'.' + frac if frac else ''}"
+    return f"{number} {scale + ' ' if scale else ''}{m.group(1).lower()}"
 
 
 def op_name(step: FinQAStep) -> str:
@@ -561,6 +584,29 @@ def named(series: str | None) -> str | None:
     return series[:1].upper() + series[1:] if series else series
 
 
+def amount(o: Operand) -> str:
+    """A figure as the words around an equation state it: with the "$", the thousands
+    separators and the scale its line or table gives ("$26,410 thousand", "1.5 million"),
+    so that no figure of the working reads without its unit; the operand as printed where it
+    has none."""
+    f, text = o.figure, o.text
+    if f is None:
+        return text
+    m = re.fullmatch(r"(-?)\$?(\d+)(\.\d+)?", text)
+    if m and f.unit == "$":
+        text = f"{m.group(1)}${int(m.group(2)):,}{m.group(3) or ''}"
+    elif m and f.scale and len(m.group(2)) > 3:
+        text = f"{m.group(1)}{int(m.group(2)):,}{m.group(3) or ''}"
+    return f"{text} {f.scale}" if f.scale and m else text
+
+
+def on_date(period: str) -> str:
+    """A period after a level a series stands at: "on December 31, 2012" where ``when`` says
+    "at December 31, 2012", so that no figure sits between two "at"s."""
+    said = when(period)
+    return f"on {said[3:]}" if said.startswith("at ") else said
+
+
 def _hundred(text: str) -> bool:
     return bool(re.fullmatch(r"100(?:\.0+)?", text.strip()))
 
@@ -666,9 +712,10 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
     if pool is BASE:
         m, pa = what(a.figure)
         gl = "change" if shown.strip().startswith("-") else "gain"
-        who, at = (named(m), f" {when(pa)}") if m and pa else (_brief(a, steps, figs), "")
+        who, at = (named(m), f" {on_date(pa)}") if m and pa else (_brief(a, steps, figs), "")
         return (f"the {gl} in {who} from its base of 100 to {a.text}{at}, {shown}," if pick < .5
-                else f"a {gl} of {shown} in {who}, at {a.text}{at} on its base of 100,")
+                else f"a {gl} of {shown} in {who}, at a level of {a.text}{at} against its "
+                     f"base of 100,")
     if pool is BASE_PERCENT and a.step is not None:
         about = topic(k, steps, figs)
         return (f"the return on {named(about) or 'a base of 100'}, {shown} from a {_gain(a.text)} of "
@@ -708,14 +755,14 @@ def index_move(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], eq: str
     series = named(m or topic(a.step, steps, figs))
     if not series:
         return []
-    gl, at = _gain(steps[a.step].res), f" {when(at)}" if at else ""
+    gl, at = _gain(steps[a.step].res), f" {on_date(at)}" if at else ""
     size = a.text.lstrip("-")
     if a.step not in omitted:
         return [f"That {gl} of {size} is a return of {eq}.",       # the series was just named
                 f"A {gl} of {size} on the base of 100 is a return of {eq}."]
     return [f"{series} stood at {level.text}{at} against its base of 100, a {gl} of {size}: a "
             f"return of {eq}.",
-            f"With {series} at {level.text}{at}, its {gl} on the base of 100 is {size}: a "
+            f"{series} was at {level.text}{at}; its {gl} of {size} on the base of 100 is a "
             f"return of {eq}."]
 
 
@@ -773,17 +820,25 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     since = what(b.figure)[1] if b.figure is not None else None
     names["since"] = f" {when(since)}" if since else ""
     m, at = what(a.figure) if a.figure is not None else (None, None)
-    names.update(s=named(m) if m and at else x, at=f" {when(at)}" if m and at else "")
+    names.update(s=named(m) if m and at else x, at=f" {on_date(at)}" if m and at else "")
     if pool is SHARE_IN_PERIOD:                      # "In 2015, EMEA was 3122 / 408547 = 1%
         (part, p), (whole, _) = what(a.figure), what(b.figure)        # of total operating
         names.update(period=when(p)[:1].upper() + when(p)[1:], part=part, whole=whole,
                      be_part=be(part))                                # income."
     if pool in (CHANGE, CHANGE_BACK, COMBINED) and a.figure and b.figure:
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
-        names.update(m=m or "", pa=when(pa or ""), pb=when(pb or ""), be=be(m or ""),
+        names.update(a=amount(a), b=amount(b),           # "$26,410 thousand", "1.5 million"
+                     m=m or "", pa=when(pa or ""), pb=when(pb or ""), be=be(m or ""),
                      bare_a=when(pa or "").split(" ", 1)[-1],      # "year ended ...", not
                      bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
+    two = (None if pool is RUNNING else onto_total(steps[i], x, y, names["eq"])) \
+        or two_clauses(pool, x, names, draw)
+    if two is not None:
+        texts = [two]
+    elif _VALUED.search(x):                           # a value inside the opening clause's
+        texts = [t for t in texts if not re.match(    # subject: never "Divided by y, the
+            r"(?:Divided by|Averaged over|As a share of) ", t)] or texts    # sum ..., 18658,"
     moved = index_move(i, steps, figs, names["eq"], omitted)   # the same where the gain is skipped
     if pool is BASE_PERCENT and moved:
         texts = moved
@@ -798,6 +853,54 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
         opens = [t for t in opens if not t.startswith(x)] or opens   # a skip, spread over
     text = (opens or texts)[int(draw * len(opens or texts))]        # openings
     return text[0].upper() + text[1:]
+
+
+_VALUED = re.compile(r"(.+), (-?\$?[\d.,]*\d%?),$")
+#: a left-out sum of one measure over periods ("the combined X for 2016 and 2017, 5.8,")
+_YEARS = r"(?:19|20)\d\d(?:, (?:19|20)\d\d)*(?:,? and (?:19|20)\d\d)?"
+_COMBINED = re.compile(rf"the combined (?P<m>.+?) (?:for (?P<p>{_YEARS}), (?P<v>[^, ]+),|"
+                       rf"of (?P<v2>\S+) for (?P<p2>{_YEARS}))")
+
+
+def onto_total(step: FinQAStep, x: str, y: str, eq: str) -> str | None:
+    """A figure added to a left-out sum of its own measure, the sum named by its periods
+    alone ("Adding state taxes ... in 2015 to the 2016 and 2017 total of 5.8 gives 3.0 + 5.8
+    = 8.8"), never the measure said twice in one sentence; None for any other step."""
+    m = _COMBINED.fullmatch(y)
+    if op_name(step) != "add" or m is None or m.group("m") not in x:
+        return None
+    return f"Adding {x} to the {m.group('p') or m.group('p2')} total of " \
+           f"{m.group('v') or m.group('v2')} gives {eq}."
+# How a step opens on a result already described, {r} its description and {v} its value ...
+_GIVEN = ("With {r} at {v}, ", "Taking {r} as {v}, ")
+# ... and what it then does: {y} the other operand, {n} a count.
+_THEN = {"divide": ("dividing by {y} gives {eq}", "the ratio to {y} is {eq}"),
+         "share": ("its share of {y} is {eq}", "dividing by {y} gives {eq}",
+                   "it makes up {eq} of {y}"),
+         "average": ("averaging over {n} gives {eq}", "the average over {n} is {eq}"),
+         "subtract": ("taking {y} away leaves {eq}", "less {y} it is {eq}"),
+         "add": ("adding {y} gives {eq}", "adding {y} brings it to {eq}"),
+         "multiply": ("multiplying by {y} gives {eq}", "times {y} it is {eq}")}
+
+
+def two_clauses(pool: tuple[str, ...], x: str, names: dict[str, str],
+                draw: float) -> str | None:
+    """A step whose first operand is a result described with its value ("the sum of A and B,
+    18658,") as two clauses: the result and its value first, then what the step does to it
+    ("With the sum of A and B at 18658, dividing by total assets acquired gives 18658 / 19427
+    = 96%."), never the description stacked inside another clause ("Divided by total assets
+    acquired, the sum of ..., 18658, comes to"); ``draw`` picks the opening. None for any
+    other step."""
+    m = _VALUED.fullmatch(x)
+    kind = {id(DIVIDE): "divide", id(SHARE): "share", id(SHARE_OF_CHANGE): "share",
+            id(SHARE_IN_PERIOD): "share", id(AVERAGE): "average", id(SUBTRACT): "subtract",
+            id(ADD): "add", id(MULTIPLY): "multiply"}.get(id(pool))
+    if m is None or kind is None:
+        return None
+    said, value = m.groups()
+    given = _GIVEN[int((draw * 13) % 1 * len(_GIVEN))].format(r=said, v=value)
+    then = _THEN[kind][int((draw * 17) % 1 * len(_THEN[kind]))]
+    return re.sub(r",(?=[.,:;])", "", f"{given}{then.format(**names)}.")
 
 
 def step_sentences(steps: tuple[FinQAStep, ...], figs: list[Figure], r: random.Random,
