@@ -30,7 +30,12 @@ JUDGEABLE = ("cited", "plain", "tie")
 RUBRIC = """\
 For each item, read the question and the two answers, X and Y, in full. Then:
 
-1. Grade the pair (both answers together) strictly:
+1. Grade the writing of the pair (both answers together) strictly. Two things are not graded
+   here: an answer's citation format (reference markers such as [1], source titles, sentence or
+   table ids, a block quoting the evidence again, a list of sources, a line saying the
+   statements were checked) is an accepted house style; and whether an answer is right, or
+   better than the other, is for your verdict in step 2: grade each answer's writing as if
+   its content were right.
    - **F**: both answers would pass as an answer a capable model or a careful person wrote;
    - **B**: a minor slip in one or both;
    - **N**: a clear defect in one or both: a garbled or truncated sentence, a referent never
