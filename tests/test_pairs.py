@@ -19,14 +19,15 @@ from tjb_lib.pairs.build import build_all
 from tjb_lib.pairs.ablations import neutral_sentences, states
 from tjb_lib.pairs.slips import answer_not_a_noun_phrase
 from tjb_lib.pairs.chain_rules import as_read, item_problems
-from tjb_lib.pairs.candidates import (finqa_check, finqa_evidence, hops, reasoning_problems, usable,
+from tjb_lib.pairs.candidates import (count_scale, finqa_check, finqa_evidence, hops,
+                                      reasoning_problems, usable,
                                       with_unit)
 from tjb_lib.pairs.standalone import short_name
 from tjb_lib.seeds import SEED
 from tjb_lib.pairs.filing import figures
 from tjb_lib.pairs.finqa_units import rate_unit
-from tjb_lib.pairs.finqa_voice import (answer_text, dollars, equation, op_name, rescaled_tail,
-                                       result_text)
+from tjb_lib.pairs.finqa_voice import (answer_text, counted, dollars, equation, op_name,
+                                       rescaled_tail, result_text)
 from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
 from tjb_lib.pairs.graded import necessity_problems
 from tjb_lib.pairs.render import final_answer, split_answer
@@ -165,9 +166,10 @@ def test_mechanical_finqa_plain_is_gold_program(built):
         item = fin[p.source_id]
         assert item.answer.strip() == item.steps[-1].res.strip()
         last = len(item.steps) - 1          # as its last equation prints it ("$643,822.41")
-        assert split_answer(p.plain)[0] == rate_unit(item.question, dollars(
-            item.question, with_unit(item, answer_text(item.question, result_text(
-                last, item.steps), op_name(item.steps[-1])))))
+        assert split_answer(p.plain)[0] == counted(item.question, rate_unit(
+            item.question, dollars(item.question, with_unit(item, answer_text(
+                item.question, result_text(last, item.steps), op_name(item.steps[-1]))))),
+            count_scale(item, item.steps))           # a count names what it counts
         assert evidence_lines(p.plain) == [e.text for e in finqa_evidence(item)]
         assert not any(finqa_rules.lowercased(x) or finqa_rules.linearised(x)
                        for x in evidence_lines(p.plain)), p.pair_id
