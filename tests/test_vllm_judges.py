@@ -31,6 +31,22 @@ def served(server, name: str = "smollm2", **params):
                      params=params)
 
 
+def finish_reasons(df, out_dir: Path):
+    """Each row's finish reason as the server gave it, read back from the call store."""
+    finish = {json.loads(line)["response"]["text"]: json.loads(line)["response"]["meta"].get(
+        "finish_reason") for store in out_dir.glob("*/calls.jsonl")
+        for line in store.read_text().splitlines()}
+    return df["raw_text"].map(finish)
+
+
+def assert_cut_replies_unparsed(df, finish):
+    """A reply cut at the token cap (SmolLM2 repeating a digit in its reason) is stored as it came
+    and counted unparsed, never read for its label."""
+    cut = df.loc[finish != "stop"]
+    assert (finish[finish != "stop"] == "length").all(), finish.tolist()
+    assert (cut["parse_status"] == "unparsed").all() and cut["parsed"].isna().all()
+
+
 def test_a_served_judge_gives_json_verdicts_label_probabilities_and_its_model_id(vllm_server,
                                                                                 tmp_path):
     judge = served(vllm_server)
@@ -41,8 +57,11 @@ def test_a_served_judge_gives_json_verdicts_label_probabilities_and_its_model_id
     assert len(df) == 6 and (df["calls"] == 1).all()
     assert (df["model_returned"] == vllm_server.served_model_name).all()
     assert not (df["decision"] == "failed").any()
-    for text in df["raw_text"]:  # JSON mode: every reply is one JSON object
+    finish = finish_reasons(df, tmp_path)
+    assert (finish == "stop").sum() >= 3, finish.tolist()
+    for text in df.loc[finish == "stop", "raw_text"]:  # JSON mode: a finished reply is one object
         assert isinstance(json.loads(text), dict), text
+    assert_cut_replies_unparsed(df, finish)
     probs = df[["p_a", "p_b", "p_tie"]]
     assert probs.notna().sum(axis=1).ge(2).all(), probs  # the label position was found
     assert (probs.fillna(0).sum(axis=1) <= 1 + 1e-6).all()
@@ -55,24 +74,19 @@ def test_a_served_judge_gives_json_verdicts_label_probabilities_and_its_model_id
 
 def test_structured_outputs_constrain_every_verdict_to_the_paper_schema(vllm_server, tmp_path):
     """Every reply the model finished is the paper's object with a label; a grammar cannot end a
-    string the model keeps writing, so a reply cut at the token cap (SmolLM2 repeating "1.1.1."
-    in its reason) is stored as it came and counted unparsed, never read for its label. The
+    string the model keeps writing, so a reply cut at the token cap is stored as it came. The
     schema carries no length limit: strict providers refuse one."""
     judge = served(vllm_server, label_schema=True)
     df = run(SPLIT, "L4", judge, limit=3, out_dir=tmp_path, progress=False)
-    finish = {json.loads(line)["response"]["text"]: json.loads(line)["response"]["meta"].get(
-        "finish_reason") for store in tmp_path.glob("*/calls.jsonl")
-        for line in store.read_text().splitlines()}
-    finished = df["raw_text"].map(finish) == "stop"
-    assert finished.sum() >= 3, df["raw_text"].map(finish).tolist()
+    finish = finish_reasons(df, tmp_path)
+    finished = finish == "stop"
+    assert finished.sum() >= 3, finish.tolist()
     for text in df.loc[finished, "raw_text"]:
         reply = json.loads(text)
         assert set(reply) == {"winner", "reason"} and reply["winner"] in LABELS, text
     assert (df.loc[finished, "parse_status"] == "json").all()
     assert df.loc[finished, "parsed"].isin(LABELS).all()
-    cut = df.loc[~finished]
-    assert (df["raw_text"].map(finish)[~finished] == "length").all()
-    assert (cut["parse_status"] == "unparsed").all() and cut["parsed"].isna().all()
+    assert_cut_replies_unparsed(df, finish)
 
 
 def test_trace_makes_its_two_calls_through_vllm(vllm_server, tmp_path):
