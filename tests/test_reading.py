@@ -51,7 +51,7 @@ def test_the_packet_shows_both_sides_verbatim_and_nothing_of_the_construction(sp
     assert split not in packet.name and "pair_id" not in text
     # the packet's own words (the sides may say "the cited sources"; their words are the pairs')
     assert not re.search(r"cited|plain|gold", rest, re.IGNORECASE), rest
-    assert "grades-777.txt" in rest and "k | F|B|N | X|Y|Tie" in rest
+    assert "grades-777.txt" in rest and reading.REPLY in rest
 
 
 def test_sides_are_mixed_over_a_draw(tmp_path):
@@ -111,6 +111,23 @@ def test_the_tally_counts_grades_and_reads_verdicts_through_the_key(tmp_path, ca
     assert "| conflict | 11 | 2 | 3 | 1 | 2 of 4 |" in out
     assert "| ranking_hotpotqa | 13 | 0 | 0 | 1 | no gold |" in out
     assert "- N (seed 11, item 3): \"Kellogg's's brands\"" in out
+
+
+def test_a_reply_with_the_verdicts_reason_keeps_reason_and_defect_apart(tmp_path):
+    """The packet asks for the verdict's reason (content) before the writing defect; a reply in
+    the earlier four fields still reads, with no reason."""
+    _key(tmp_path, 31, "moderate_hotpotqa", [("cited", "cited"), ("plain", "cited")])
+    (tmp_path / "grades-31.txt").write_text(
+        "1 | F | X | Y never ties the film to the actor | -\n"
+        "2 | B | Y | X skips the bridge | Y: \"so the answer is\" | twice\n")
+    first, second = reading.read_grades(tmp_path / "grades-31.txt", 2)
+    assert (first["reason"], first["defect"]) == ("Y never ties the film to the actor", "")
+    assert (second["reason"], second["defect"]) == ("X skips the bridge",
+                                                    'Y: "so the answer is" | twice')
+    d = reading.tally(tmp_path, show=False)["moderate_hotpotqa"]["defects"]
+    assert [(x["k"], x["reason"], x["verdict"]) for x in d] == [(2, "X skips the bridge", "cited")]
+    (tmp_path / "grades-31.txt").write_text("1 | F | X | -\n2 | N | X | \"garble\"\n")
+    assert [g["reason"] for g in reading.read_grades(tmp_path / "grades-31.txt", 2)] == ["", ""]
 
 
 def test_a_swapped_side_changes_the_tally(tmp_path):

@@ -23,6 +23,8 @@ from tjb_lib.pairs import load_split
 from tjb_lib.pairs.registry import SPLIT_NAMES
 
 GRADES = ("F", "B", "N")
+#: one reply line; a line without the verdict's reason, as the first rounds replied, is read too
+REPLY = "k | F|B|N | X|Y|Tie | why that verdict, or - | quoted writing defect, or -"
 VERDICTS = {"x": "X", "y": "Y", "tie": "Tie"}
 #: golds a verdict can be held against; a pair of a split without one ("none") has no gold
 JUDGEABLE = ("cited", "plain", "tie")
@@ -30,18 +32,20 @@ JUDGEABLE = ("cited", "plain", "tie")
 RUBRIC = """\
 For each item, read the question and the two answers, X and Y, in full. Then:
 
-1. Grade the writing of the pair (both answers together) strictly. Two things are not graded
-   here: an answer's citation format (reference markers such as [1], source titles, sentence or
-   table ids, a block quoting the evidence again, a list of sources, a line saying the
-   statements were checked) is an accepted house style; and whether an answer is right, or
-   better than the other, is for your verdict in step 2: grade each answer's writing as if
-   its content were right.
+1. Decide your own verdict from the content: which answer is better, **X** or **Y**, or
+   **Tie** when neither is, and say why in a few words (for example a wrong figure or name, or
+   a missing step). Content goes here and only here.
+2. Grade the writing of the pair (both answers together) strictly, as an editor would who
+   takes the content as given: do the sentences read whole, clear and on topic? A wrong answer
+   or a skipped step, well written, is not a writing defect. Nor is an answer's citation format
+   (reference markers such as [1], source titles, sentence or table ids, a block quoting the
+   evidence again, a list of sources, a line saying the statements were checked): it is an
+   accepted house style.
    - **F**: both answers would pass as an answer a capable model or a careful person wrote;
    - **B**: a minor slip in one or both;
    - **N**: a clear defect in one or both: a garbled or truncated sentence, a referent never
      given, a non-name inserted as a name, off-topic padding, a quoted fragment or a list of
-     labels for a figure, a step that looks like a miscalculation.
-2. Give your own verdict: which answer is better, **X** or **Y**, or **Tie** when neither is.
+     labels for a figure, a number written oddly.
 """
 
 
@@ -64,9 +68,10 @@ def grades_name(seed: int) -> str:
 def _header(seed: int, n: int) -> str:
     return (f"# Reading packet {seed}\n\n{n} items follow, each a question and two candidate "
             f"answers.\n\n{RUBRIC}\nReply in a text file `{grades_name(seed)}`, one line per "
-            f"item, in this format:\n\n```\nk | F|B|N | X|Y|Tie | short quoted defect or -\n```\n\n"
-            f"for example `3 | B | Tie | \"which settles it as\"`, or `4 | F | X | -`. Quote the "
-            f"words you stopped at for a B or an N.\n")
+            f"item, in this format:\n\n```\n{REPLY}\n```\n\nfor example "
+            f"`3 | B | Tie | neither names the year | X: \"which settles it as\"`, or "
+            f"`4 | F | X | Y adds 2011 to 2012 figures | -`. Quote the words you stopped at for a "
+            f"B or an N, and say which side.\n")
 
 
 def _item(k: int, question: str, x: str, y: str) -> str:
@@ -121,7 +126,8 @@ _GRADES_FILE = re.compile(r"grades-(\d+)\.txt")
 
 
 def read_grades(path: Path, items: int) -> list[dict[str, Any]]:
-    """The lines of one grades file, by item: ``k | grade | verdict | defect``. Blank lines and
+    """The lines of one grades file, by item: ``k | grade | verdict | reason | defect`` (or
+    without the reason, as the earlier rounds replied). Blank lines and
     one header line (the first, when its first field is not a number) are skipped; any other
     line that is not an item, an item out of range or twice, or an item missing stops the tally
     with one error naming the file (and the line)."""
@@ -131,16 +137,16 @@ def read_grades(path: Path, items: int) -> list[dict[str, Any]]:
         line = raw.strip()
         if not line:
             continue
-        fields = [f.strip() for f in line.split("|", 3)]
+        fields = [f.strip() for f in line.split("|", 4)]
         first, seen_line = not seen_line, True
         if first and not fields[0].isdigit() \
                 and (len(fields) < 2 or fields[1].upper() not in GRADES):
             continue  # a header line ("k | grade | verdict | defect")
         where = f"{path} line {i}"
-        if len(fields) != 4:
-            raise ReadingError(f"{where}: expected 'k | F|B|N | X|Y|Tie | quoted defect or -', "
-                               f"got {raw!r}")
-        k, grade, verdict, defect = fields
+        if len(fields) not in (4, 5):
+            raise ReadingError(f"{where}: expected '{REPLY}', got {raw!r}")
+        k, grade, verdict, *notes = fields
+        reason, defect = notes if len(notes) == 2 else ("-", notes[0])
         if not k.isdigit() or not 1 <= int(k) <= items:
             raise ReadingError(f"{where}: item {k!r} is not a number from 1 to {items}")
         if grade.upper() not in GRADES:
@@ -151,6 +157,7 @@ def read_grades(path: Path, items: int) -> list[dict[str, Any]]:
             raise ReadingError(f"{where}: item {k} is graded twice")
         found[int(k)] = {"k": int(k), "grade": grade.upper(),
                          "verdict": VERDICTS[verdict.lower()],
+                         "reason": "" if reason in ("", "-") else reason,
                          "defect": "" if defect in ("", "-") else defect}
     missing = [k for k in range(1, items + 1) if k not in found]
     if missing:
@@ -200,7 +207,7 @@ def tally(out_dir: str | Path, show: bool = True) -> dict[str, dict[str, Any]]:
             if g["grade"] != "F":
                 row["defects"].append({"seed": seed, "k": g["k"], "pair_id": item["pair_id"],
                                        "grade": g["grade"], "verdict": decided,
-                                       "defect": g["defect"]})
+                                       "reason": g["reason"], "defect": g["defect"]})
         row["with_gold"].append(with_gold)
         row["verdict_gold"].append(agree)
     order = {name: i for i, name in enumerate(SPLIT_NAMES)}
