@@ -14,6 +14,7 @@ RAW = DATA / "raw"
 SPLITS = DATA / "splits"
 PAPER_REPORTED = DATA / "paper_reported"
 HUMAN_VALIDATION = DATA / "human_validation"
+READINGS = DATA / "readings"  # blind readings: packets, keys and grades, one folder a round
 OUTPUTS = ROOT / "outputs"
 RAW_OUTPUTS = OUTPUTS / "raw_outputs"
 METADATA = OUTPUTS / "metadata"
