@@ -47,6 +47,8 @@ from tjb_lib.pairs.finqa_analyst import (bare_per_share, coarse_percent, index_r
                                          reuse_reprinted, stray_capitals, total_restated,
                                          unscaled_money, unsigned_money, years_reversed)
 from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
+from tjb_lib.pairs.finqa_units import (base_said_again, dangling_step, heading_as_noun,
+                                       machinery_named, odd_figures)
 from tjb_lib.pairs.finqa_units import (count_unnamed, doubled_at, entity_as_measure, scale_lament, sign_dropped,
                                        source_glitches, stacked_clause, state_as_noun,
                                        unit_missing, unscaled_lines, vocabulary)
@@ -349,6 +351,11 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a level and its date both after 'at'", doubled_at(reasoning)),
                             ("a described result stacked in a clause", stacked_clause(reasoning)),
                             ("a state or a 'Total,' used as the noun", state_as_noun(reasoning)),
+                            ("a figure as no analyst prints it", odd_figures(reasoning)),
+                            ("the working's machinery named", machinery_named(reasoning)),
+                            ("a dangling or stacked step", dangling_step(reasoning)),
+                            ("the base of 100 said again", base_said_again(reasoning)),
+                            ("a table heading used as the noun", heading_as_noun(reasoning)),
                             ("templated wording", templated(reasoning)),
                             ("a base of 100 not named", bare_base(reasoning)),
                             ("plural subject, singular verb", plural_agreement(reasoning)),
