@@ -215,7 +215,8 @@ def test_fourth_pass_rules_fire_on_the_bad_and_stay_quiet_on_the_good():
     for bad in ("the change in total deferred compensation plan investments — short and "
                 "long-term (747)", "as a share of development costs incurred during the period "
                 "in 2003", "the combined reserve for losses under these programs (90)",
-                "plus number of shares repurchased at December 1 through December 31"):
+                "plus number of shares repurchased at December 1 through December 31",
+                "Long-term debt due thereafter is 3365 / 3774 = 89.2%"):
         assert fu.heading_as_noun(bad)
     assert not fu.heading_as_noun("plus number of shares repurchased from December 1 through "
                                   "December 31 is 138311810 + 14669; development costs in 2003")
@@ -227,6 +228,8 @@ def test_fourth_pass_rules_fire_on_the_bad_and_stay_quiet_on_the_good():
     ("JPM/2018/page_90.pdf-4", "times 100 is", "0.14 × 100 = 14 basis points"),
     ("MRO/2004/page_125.pdf-2", "during the period", "development costs in 2003"),
     ("PPG/2012/page_29.pdf-2", "shares in 2011", "cost in 2012 by shares in 2012"),
+    ("UNP/2014/page_25.pdf-3", "of freight revenues in 2013", "of freight revenues in 2012"),
+    ("NKE/2016/page_37.pdf-2", "due thereafter", "long-term debt due in later years by total"),
 ])
 def test_the_builder_writes_what_the_fourth_pass_reads(item_id, bad, good):
     answer, reasoning, evidence = _said(item_id)

@@ -168,8 +168,7 @@ class Figure:
         if dated and col and is_period(dated.group(1)):   # "options at January 1, 2000"
             return f"{col} {when(dated.group(1))}"
         if row and row.lower() == "total" and col and MATURITY.fullmatch(col.lower()):
-            low = col.lower()                         # "total due in less than 1 year"
-            return f"total due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
+            return f"total due {_maturity(col)}"          # "total due in less than 1 year"
         if col and col.lower() == "total":            # the row's total: "total debt"
             col, row = None, (row if not row or row.lower().startswith("total")
                               else f"total {row}")
@@ -180,9 +179,17 @@ class Figure:
         if col and re.fullmatch(r"(?:net )?change in (?:the )?period", row, re.I):
             return f"the change in {mid(col)} over the period"    # not "... of change in period"
         if col and MATURITY.fullmatch(col.lower()):   # "long-term debt due in 1-3 years"
-            low = col.lower()
-            return f"{row} due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
+            return f"{row} due {_maturity(col)}"
         return column_of(row, col) if col else row
+
+
+def _maturity(col: str) -> str:
+    """A maturity column after "due": "in 1-3 years", "after 5 years", "in later years" for
+    "thereafter" (which, without the table, reads as a label, not as a time)."""
+    low = col.lower()
+    if low == "thereafter":
+        return "in later years"
+    return low if low.startswith(("after", "within", "thereafter")) else f"in {low}"
 
 
 #: a quarter column ("3rd Qtr", "4th quarter")

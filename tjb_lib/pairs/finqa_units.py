@@ -301,7 +301,7 @@ _BASE_AGAIN = re.compile(r"on (?:the|its) base of 100[^.]*\. (?:A|The|That) (?:g
                          r"[\d.,]+ on the base of 100\b|at a level of .{1,60}? against its base\b")
 _HEADING_LABEL = re.compile(r"\s—\s|\bduring the period\b|\b(?:these|those) (?:programs|plans|"
                             r"items|amounts|arrangements|facilities|agreements)\b"
-                            r"|\bat [A-Z][a-z]+ \d{1,2} through\b")
+                            r"|\bat [A-Z][a-z]+ \d{1,2} through\b|\bdue thereafter\b")
 
 
 def odd_figures(reasoning: str) -> list[str]:
@@ -334,5 +334,5 @@ def base_said_again(reasoning: str) -> list[str]:
 def heading_as_noun(reasoning: str) -> list[str]:
     """A table heading used as the noun: a qualifier after a dash ("investments — short and
     long-term"), "during the period", "these programs" the line never names, "at December 1
-    through December 31"."""
+    through December 31", "due thereafter"."""
     return [m.group(0).strip() for m in _HEADING_LABEL.finditer(reasoning)]

@@ -752,8 +752,7 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
         m, pa = what(a.figure)
         gl = "change" if shown.strip().startswith("-") else "gain"
         who, at = (named(m), f" {on_date(pa)}") if m and pa else (_brief(a, steps, figs), "")
-        return (f"the {gl} in {who} from its base of 100 to {a.text}{at}, {shown}," if pick < .5
-                else f"the {gl} in {who} to {a.text}{at} on a base of 100, {shown},")
+        return f"the {gl} in {who} from its base of 100 to {a.text}{at}, {shown},"
     if pool is BASE_PERCENT and a.step is not None:
         about = topic(k, steps, figs)
         return (f"the return on {named(about) or 'a base of 100'}, {shown} from a {_gain(a.text)} of "
