@@ -29,7 +29,10 @@ And the strict readers' second pass (``finqa_units``): a figure without its unit
 verb as the measure, label soup in a sentence, a source glitch kept, a negative added or
 subtracted without a word on its sign; and their third pass: a sentence on the scale a table
 lacks, "at 108.59 at December 31, 2012", a described result stacked inside a clause that opens
-on its divisor, an award's state or "Total," used as the noun.
+on its divisor, an award's state or "Total," used as the noun; and their fourth pass: a figure
+as no analyst prints it (".385", "0.14 × 100 = 14"), the working's machinery named ("in
+millions as the question states"), a dangling "it" or a stacked step, the base of 100 said
+again, a table heading used as the noun ("investments — short and long-term").
 """
 from __future__ import annotations
 

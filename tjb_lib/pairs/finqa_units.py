@@ -11,7 +11,7 @@ year ended December 31, 2012"), "Compared with X in 2017, the change ... comes t
 where the filing names the series ("For DISCB, the gain"). Source glitches kept: words run
 together ("equityinstruments"), a capital "The" inside a sentence ("2007, The NAREIT All
 Equity Index"). And a figure the table prints in parentheses, a negative, added as positive
-without a word on its sign.
+without a word on its sign. The third and fourth passes' rules follow, each under its heading.
 """
 from __future__ import annotations
 
