@@ -51,7 +51,7 @@ def test_unscaled_evidence_gets_the_scale_the_question_states():
     lines = ["Stock options were 9 in 2018, 11 in 2017 and 13 in 2016."]
     assert fu.unscaled_lines("$241.11 million", lines, "9 × 26.79 = 241.11.")
     answer, reasoning, evidence = _said("HWM/2018/page_96.pdf-1")
-    assert reasoning.endswith("in millions as the question states.")
+    assert reasoning.endswith("= 241.11, or $241.11 million.")
     assert not fu.unscaled_lines(answer, evidence, reasoning)
 
 
@@ -86,7 +86,8 @@ def test_a_negative_used_as_a_negative_says_so():
     bad = "Adding granted shares and vested shares gives 203 + (-379) = -176."
     assert fu.sign_dropped(bad, lines) == ["379"]
     noted = fu.sign_noted(bad, lines)
-    assert "counted here as a negative, -379" in noted and not fu.sign_dropped(noted, lines)
+    assert noted.endswith("= -176; in the filing, (379) is shown in parentheses, and as a "
+                          "negative it is -379.") and not fu.sign_dropped(noted, lines)
 
 
 @pytest.mark.parametrize("item_id, bad, good", [
@@ -159,12 +160,13 @@ def test_a_negative_added_back_says_so():
     assert fu.sign_dropped(bad, lines) == ["21"]
     assert not fu.sign_dropped(fu.sign_noted(bad, lines), lines)
     reasoning, evidence = _said("PPG/2008/page_52.pdf-1")[1:]
-    assert "in parentheses, and it is added here as" in reasoning
-    assert not fu.sign_dropped(reasoning, evidence)
+    assert reasoning.endswith("= 120, or $120 million; in the filing, (21) is shown in "
+                              "parentheses, and as an amount it is 21.")
+    assert not fu.sign_dropped(reasoning, evidence) and not fu.machinery_named(reasoning)
     two = fu.sign_noted("Together they come to 5536 + 38519 = 44055.",
                         ["Current liabilities were (5,536).", "Other liabilities were (38,519)."])
-    assert two.endswith("the table prints (5,536) and (38,519) in parentheses, and they are added "
-                        "here as 5536 and 38519.")
+    assert two.endswith("= 44055; in the filing, (5,536) and (38,519) are shown in parentheses, "
+                        "and as amounts they are 5536 and 38519.")
 
 
 @pytest.mark.parametrize("split", ["mechanical_finqa", "moderate_finqa", "conflict"])
@@ -182,3 +184,55 @@ def test_the_shipped_finqa_pairs_break_no_rule(split):
             found += fu.label_soup(r) + fu.source_glitches(f"{r} {' '.join(ev)}", record)
             found += fu.sign_dropped(r, ev)
     assert not found
+
+
+def test_fourth_pass_rules_fire_on_the_bad_and_stay_quiet_on_the_good():
+    assert fu.odd_figures("Dividing A by B gives 56616 / 146915 = .385.")
+    assert fu.odd_figures("The change (0.14) times 100 is 0.14 × 100 = 14.")
+    assert fu.odd_figures("The change in rates (-1.8) is -1.8 / 5.3 = -34%.")
+    assert not fu.odd_figures("Dividing A by B gives 56616 / 146915 = 0.385. The change (0.14) "
+                              "comes to 0.14 × 100 = 14 basis points; 0.2 × 100 = 20%.")
+    assert fu.machinery_named("= 241.11, in millions as the question states.")
+    assert fu.machinery_named("the table prints (14) and (3) in parentheses, and they are used "
+                              "here by size, as 14 and 3.")
+    assert not fu.machinery_named("= 120, or $120 million; in the filing, (21) is shown in "
+                                  "parentheses, and as an amount it is 21.")
+    assert fu.dangling_step("With the change in total sales over 2012-2013 at -3234, it makes up "
+                            "-3234 / 47267 = -6.8% of total sales in 2012.")
+    assert fu.dangling_step("Taking the product of A and B as 48224, less the product of C and "
+                            "D, 41404, it is 48224 - 41404 = 6820.")
+    assert fu.dangling_step("Divided by total corporate lending exposure, the total (16769) comes "
+                            "to 16769 / 100 = 17%.")
+    assert not fu.dangling_step("So the difference is 48224 - 41404 = 6820. With the change in "
+                                "total sales over 2012-2013 at -3234, dividing by total sales in "
+                                "2012 gives -3234 / 47267 = -6.8%.")
+    assert fu.base_said_again("a loss of 83.66 - 100 = -16.34 on the base of 100. A loss of 16.34 "
+                              "on the base of 100 is a return of -16.34 / 100 = -16.34%.")
+    assert fu.base_said_again("to a gain of 93.5 in CITI, at a level of 193.5 on 31-Dec-2017 "
+                              "against its base of 100")
+    assert not fu.base_said_again("a loss of 83.66 - 100 = -16.34 on the base of 100. The loss "
+                                  "of 16.34 is a return of -16.34 / 100 = -16.34%.")
+    for bad in ("the change in total deferred compensation plan investments — short and "
+                "long-term (747)", "as a share of development costs incurred during the period "
+                "in 2003", "the combined reserve for losses under these programs (90)",
+                "plus number of shares repurchased at December 1 through December 31",
+                "Long-term debt due thereafter is 3365 / 3774 = 89.2%"):
+        assert fu.heading_as_noun(bad)
+    assert not fu.heading_as_noun("plus number of shares repurchased from December 1 through "
+                                  "December 31 is 138311810 + 14669; development costs in 2003")
+
+
+@pytest.mark.parametrize("item_id, bad, good", [
+    ("GPN/2013/page_87.pdf-3", "it is 48224 - 41404", "So the difference is 48224 - 41404 = 6820."),
+    ("DRE/2008/page_46.pdf-1", "= .385", "= 0.385"),
+    ("JPM/2018/page_90.pdf-4", "times 100 is", "0.14 × 100 = 14 basis points"),
+    ("MRO/2004/page_125.pdf-2", "during the period", "development costs in 2003"),
+    ("PPG/2012/page_29.pdf-2", "shares in 2011", "cost in 2012 by shares in 2012"),
+    ("UNP/2014/page_25.pdf-3", "of freight revenues in 2013", "of freight revenues in 2012"),
+    ("NKE/2016/page_37.pdf-2", "due thereafter", "long-term debt due in later years by total"),
+])
+def test_the_builder_writes_what_the_fourth_pass_reads(item_id, bad, good):
+    answer, reasoning, evidence = _said(item_id)
+    assert bad not in reasoning and good in reasoning
+    assert not (fu.odd_figures(reasoning) or fu.machinery_named(reasoning)
+                or fu.dangling_step(reasoning) or fu.heading_as_noun(reasoning))

@@ -151,9 +151,10 @@ class Figure:
         if self.quote is not None:
             if self.name is None:
                 return None
-            if self.year and str(self.year) not in self.name:
-                return f"{self.name} in {self.year}"
-            return self.name
+            name = plain_label(self.name)
+            if self.year and str(self.year) not in name:
+                return f"{name} in {self.year}"
+            return name
         if self.measure and self.period and not is_period(self.measure):
             if undated(self.measure) != self.measure and " to " not in self.period:
                 return f"{mid(undated(self.measure))} {when(self.period)}"
@@ -167,8 +168,7 @@ class Figure:
         if dated and col and is_period(dated.group(1)):   # "options at January 1, 2000"
             return f"{col} {when(dated.group(1))}"
         if row and row.lower() == "total" and col and MATURITY.fullmatch(col.lower()):
-            low = col.lower()                         # "total due in less than 1 year"
-            return f"total due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
+            return f"total due {_maturity(col)}"          # "total due in less than 1 year"
         if col and col.lower() == "total":            # the row's total: "total debt"
             col, row = None, (row if not row or row.lower().startswith("total")
                               else f"total {row}")
@@ -179,9 +179,17 @@ class Figure:
         if col and re.fullmatch(r"(?:net )?change in (?:the )?period", row, re.I):
             return f"the change in {mid(col)} over the period"    # not "... of change in period"
         if col and MATURITY.fullmatch(col.lower()):   # "long-term debt due in 1-3 years"
-            low = col.lower()
-            return f"{row} due {low if low.startswith(('after', 'within', 'thereafter')) else 'in ' + low}"
+            return f"{row} due {_maturity(col)}"
         return column_of(row, col) if col else row
+
+
+def _maturity(col: str) -> str:
+    """A maturity column after "due": "in 1-3 years", "after 5 years", "in later years" for
+    "thereafter" (which, without the table, reads as a label, not as a time)."""
+    low = col.lower()
+    if low == "thereafter":
+        return "in later years"
+    return low if low.startswith(("after", "within", "thereafter")) else f"in {low}"
 
 
 #: a quarter column ("3rd Qtr", "4th quarter")
@@ -445,6 +453,8 @@ def _name(line: str, start: int, end: int) -> str | None:
     a list of figures ("revenues of $1, $2 and $3"); a one-word subject by what it relates to
     ("the use related to the change in accounting", not "use"); None where neither reads
     cleanly."""
+    if re.search(r"\ba (?:cost|price) of\s?\$?$", line[:start]):
+        return re.search(r"(cost|price) of\s?\$?$", line[:start]).group(1)   # "at a cost of $92"
     rest = line[end:]
     while _LIST_AFTER.match(rest):                  # "4.6 million, 5.5 million and 2.0 million of"
         rest = rest[_LIST_AFTER.match(rest).end():]
@@ -495,7 +505,9 @@ def _years(line: str, spans: list[tuple[int, int]]) -> list[int | None]:
     """The year each figure of a sentence belongs to: the year right after it ("$385 million
     in 2014"), the only year of a sentence with one figure, or by position where the sentence
     pairs figures with the years that follow them ("$5 and $6 at december 31, 2012 and 2011,
-    respectively"); None where the sentence does not say."""
+    respectively"), or, where each year has a count and an amount in a row, by those groups
+    ("1 million shares at a cost of $92 million, 10.2 million shares at a cost of $858 million
+    ... in 2012, 2011 and 2010, respectively"); None where the sentence does not say."""
     own = [re.match(r"\s(?:in|for|during)\s(?:fiscal\s)?((?:19|20)\d\d)\b", line[e:]) for _, e in spans]
     if spans and all(own):
         return [int(m.group(1)) for m in own]
@@ -510,6 +522,11 @@ def _years(line: str, spans: list[tuple[int, int]]) -> list[int | None]:
         paired = all(m.start() < first for m in _YEAR.finditer(line))
     if len(years) >= 2 and len(set(years)) == len(years) and paired \
             and len(spans) % len(years) == 0:
+        per = max(len(spans) // len(years), 1)
+        money = [line[start] == "$" for start, _ in spans]
+        groups = {tuple(money[k:k + per]) for k in range(0, len(spans), per)}
+        if per > 1 and len(groups) == 1 and len(set(money)) > 1:       # "1 million shares at a cost of $92
+            return [years[k // per] for k in range(len(spans))]      # million, ...": by year
         return [years[k % len(years)] for k in range(len(spans))]
     return [None] * len(spans)
 
@@ -600,10 +617,26 @@ STRAY_CAPITAL = re.compile(rf"(?<![\w&.-])((?!{_FUNCTION}\b)[a-z][a-z-]* )"
 LOWER_IN_NAME = re.compile(rf"(?<=\b[A-Z][a-z]{{2}} )(?!{_FUNCTION}\b)([a-z]+)(?= [A-Z][a-z]+)")
 
 
+#: what a label carries that reads as the table's heading, not as a noun: a qualifier after a
+#: dash ("investments — short and long-term"), "incurred during the period", a pointer back to
+#: a sentence the line does not keep ("under these programs"); and a date span opened by "at"
+_HEADING_TAIL = re.compile(r"\s+—\s+[^—]+$|\s+(?:incurred\s+)?during the period$"
+                           r"|\s+(?:under|for|in|from) (?:these|those) [a-z]+$")
+_AT_SPAN = re.compile(r"\bat ([A-Z][a-z]+ \d{1,2}) through\b")
+
+
+def plain_label(text: str) -> str:
+    """A label as a noun phrase ("development costs", "reserve for losses", "shares
+    repurchased from December 1 through December 31"), never with the heading's qualifier,
+    "during the period" or "these programs", which no sentence of the reasoning explains."""
+    return _AT_SPAN.sub(r"from \1 through", _HEADING_TAIL.sub("", text))
+
+
 def label_case(text: str) -> str:
     """A label's words cased as one phrase: a capital a table printed inside lower-case words
     lowered ("interest rate collar", "total pilots"), a lower-case word inside a name raised
-    ("Dow Jones Transportation Average")."""
+    ("Dow Jones Transportation Average"); its heading's qualifiers dropped (``plain_label``)."""
+    text = plain_label(text)
     text = STRAY_CAPITAL.sub(lambda m: m.group(1) + m.group(2).lower(), text)
     return LOWER_IN_NAME.sub(lambda m: m.group(1).capitalize(), text)
 

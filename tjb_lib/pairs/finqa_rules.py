@@ -29,7 +29,10 @@ And the strict readers' second pass (``finqa_units``): a figure without its unit
 verb as the measure, label soup in a sentence, a source glitch kept, a negative added or
 subtracted without a word on its sign; and their third pass: a sentence on the scale a table
 lacks, "at 108.59 at December 31, 2012", a described result stacked inside a clause that opens
-on its divisor, an award's state or "Total," used as the noun.
+on its divisor, an award's state or "Total," used as the noun; and their fourth pass: a figure
+as no analyst prints it (".385", "0.14 × 100 = 14"), the working's machinery named ("in
+millions as the question states"), a dangling "it" or a stacked step, the base of 100 said
+again, a table heading used as the noun ("investments — short and long-term").
 """
 from __future__ import annotations
 
@@ -47,6 +50,8 @@ from tjb_lib.pairs.finqa_analyst import (bare_per_share, coarse_percent, index_r
                                          reuse_reprinted, stray_capitals, total_restated,
                                          unscaled_money, unsigned_money, years_reversed)
 from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
+from tjb_lib.pairs.finqa_units import (base_said_again, dangling_step, heading_as_noun,
+                                       machinery_named, odd_figures)
 from tjb_lib.pairs.finqa_units import (count_unnamed, doubled_at, entity_as_measure, scale_lament, sign_dropped,
                                        source_glitches, stacked_clause, state_as_noun,
                                        unit_missing, unscaled_lines, vocabulary)
@@ -349,6 +354,11 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a level and its date both after 'at'", doubled_at(reasoning)),
                             ("a described result stacked in a clause", stacked_clause(reasoning)),
                             ("a state or a 'Total,' used as the noun", state_as_noun(reasoning)),
+                            ("a figure as no analyst prints it", odd_figures(reasoning)),
+                            ("the working's machinery named", machinery_named(reasoning)),
+                            ("a dangling or stacked step", dangling_step(reasoning)),
+                            ("the base of 100 said again", base_said_again(reasoning)),
+                            ("a table heading used as the noun", heading_as_noun(reasoning)),
                             ("templated wording", templated(reasoning)),
                             ("a base of 100 not named", bare_base(reasoning)),
                             ("plural subject, singular verb", plural_agreement(reasoning)),

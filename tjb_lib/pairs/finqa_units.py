@@ -11,7 +11,7 @@ year ended December 31, 2012"), "Compared with X in 2017, the change ... comes t
 where the filing names the series ("For DISCB, the gain"). Source glitches kept: words run
 together ("equityinstruments"), a capital "The" inside a sentence ("2007, The NAREIT All
 Equity Index"). And a figure the table prints in parentheses, a negative, added as positive
-without a word on its sign.
+without a word on its sign. The third and fourth passes' rules follow, each under its heading.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import dataclasses
 import re
 
 from tjb_lib.pairs.filing import PLACE_WORDS, Figure
-from tjb_lib.pairs.finqa_voice import counted, repeated_runs
+from tjb_lib.pairs.finqa_voice import SAID_TWICE, counted, repeated_runs
 
 _PLACE_ENDS = PLACE_WORDS | {"states", "pacific", "asia-pacific", "emea", "kingdom"}
 _BARE = re.compile(r"-?[\d,]*\.?\d+")
@@ -121,34 +121,31 @@ def period_label(text: str) -> str:
                   r"(?:year|period) ended [A-Z][a-z]+ \d\d?, ((?:19|20)\d\d)\b", r"\1\2", text)
 
 
-#: what the note on a parenthesised figure's sign says of it, by how a step uses it
-_NOTES = {"added": "{them} added here as {values}", "subtracted": "{them} taken off here as {values}",
-          "used": "{them} used here by size, as {values}",
-          "negative": "{them} counted here as negatives, {values}"}
+#: how the clause on parenthesised figures opens, in its step's own sentence (a sentence of its
+#: own reads as one side's extra where the other side leaves the step out)
+SIGN_NOTE = "; in the filing, "
 
 
 def sign_noted(sentence: str, evidence: list[str]) -> str:
     """A step that adds or subtracts a figure the evidence prints in parentheses, as its size
-    or as a negative, with a word on its sign ("the table prints (21) in parentheses, and it
-    is added here as 21"; "(379) ..., and it is counted here as a negative, -379")."""
+    or as a negative, with one plain clause on its sign ("...; in the filing, (14) and (3) are
+    shown in parentheses, and as amounts they are 14 and 3."), never a note on what the step
+    does with it ("and it is added here as 21")."""
     shown = sign_dropped(sentence, evidence)
     if not shown:
         return sentence
-    stem = sentence.removesuffix(".")
-    uses = {x: sign_use(x, sentence) for x in shown}
-    if len({u for u in uses.values() if u != "negative"}) > 1:          # "19.8 - 9.2": both
-        uses = {x: u if u == "negative" else "used" for x, u in uses.items()}     # by size
+    negative = [x for x in shown if sign_use(x, sentence) == "negative"]
     notes = []
-    for use in dict.fromkeys(uses.values()):
-        mine = [x for x in shown if uses[x] == use]
-        values = " and ".join(("-" if use == "negative" else "") + x.replace(",", "")
-                              for x in mine)
-        them = "they are" if len(mine) > 1 else "it is"
-        note = _NOTES[use].format(them=them, values=values)
-        notes.append(note.replace("negatives, ", "a negative, ") if len(mine) == 1 else note)
+    for mine, kind in (([x for x in shown if x not in negative], "amount"),
+                       (negative, "negative")):
+        if mine:
+            values = " and ".join(("-" if kind == "negative" else "") + x.replace(",", "")
+                                  for x in mine)
+            notes.append(f"as {kind}s they are {values}" if len(mine) > 1
+                         else f"as {'an' if kind == 'amount' else 'a'} {kind} it is {values}")
     said = " and ".join(f"({x})" for x in shown)
-    lead = ";" if ":" in stem else ":"                  # never two colons in one sentence
-    return f"{stem}{lead} the table prints {said} in parentheses, and {'; '.join(notes)}."
+    return f"{sentence.removesuffix('.')}{SIGN_NOTE}{said} " \
+        f"{'are' if len(shown) > 1 else 'is'} shown in parentheses, and {' and '.join(notes)}."
 
 
 def sign_use(printed: str, reasoning: str) -> str | None:
@@ -170,15 +167,16 @@ def sign_use(printed: str, reasoning: str) -> str | None:
 def scale_stated(sentences: tuple[str, ...], answer: str, evidence: list[str],
                  asked: str | None) -> tuple[str, ...]:
     """The reasoning with the scale its answer carries said where the evidence does not give
-    it: the last sentence ends "in millions as the question states" where the question asks
-    in millions (``asked``) and a line prints its figures bare ("Stock options were 9 in
-    2018" for "$241.11 million"). A figure no line or question scales is stated as the table
-    prints it, never with a sentence on the scale the table lacks."""
+    it: the last step's result restated with it ("= 241.11, or $241.11 million") where the
+    question asks in millions (``asked``) and a line prints its figures bare ("Stock options
+    were 9 in 2018"), never a note on where the scale comes from ("in millions as the
+    question states"). A figure no line or question scales is stated as the table prints it,
+    never with a sentence on the scale the table lacks."""
     if not sentences:
         return sentences
-    last, colon, note = sentences[-1].removesuffix(".").partition(": the table prints")
+    last, lead, note = sentences[-1].removesuffix(".").partition(SIGN_NOTE)
     if asked in ("thousand", "million", "billion") and unscaled_lines(answer, evidence, ""):
-        return (*sentences[:-1], f"{last}, in {asked}s as the question states{colon}{note}.")
+        return (*sentences[:-1], f"{last}, or {answer.strip()}{lead}{note}.")
     return sentences
 
 
@@ -187,7 +185,8 @@ def unscaled_lines(answer: str, evidence: list[str], reasoning: str) -> list[str
     word ("Stock options were 9 in 2018" for "$16.43 million") and the reasoning does not
     say the scale."""
     word = re.search(r"\b(thousand|million|billion)\b", answer)
-    if not word or f"in {word.group(1)}s" in reasoning:
+    if not word or f"in {word.group(1)}s" in reasoning \
+            or re.search(rf"\d {word.group(1)}\b", reasoning):
         return []
     return [line for line in evidence
             if re.search(r"\d", line) and not re.search(
@@ -288,3 +287,52 @@ def state_as_noun(reasoning: str) -> list[str]:
     """A label that uses an award's state or a table's "Total," as the noun ("the shares of
     non-vested at May 31, 2009", "Total, net of cash collateral in 2015 less ...")."""
     return [m.group(0).strip(" .;:,") for m in _STATE_AS_NOUN.finditer(reasoning)]
+
+
+# What the strict readers' fourth pass of 6 December stopped at, each a budget-0 rule.
+_NO_LEAD_ZERO = re.compile(r"(?<![\w.])-?\.\d+")
+_HUNDRED_BARE = re.compile(r"× 100 = -?[\d,.]*\d(?![\d.,]*(?:%| basis points))")
+_MACHINERY = re.compile(r"\bas the question states\b|\b(?:added|taken off|counted|used) here\b"
+                        r"|\bthe table prints \(")
+_DANGLING_IT = re.compile(r"\bit makes up\b|\bbrings it to\b"
+                          r"|\b(?:less|times|plus) [^.;]{1,200}? it is -?\$?\d"
+                          r"|\bDivided by [^.;]+?, the [^.;]*?\(-?\$?[\d.,]*\d%?\) comes? to\b")
+_BASE_AGAIN = re.compile(r"on (?:the|its) base of 100[^.]*\. (?:A|The|That) (?:gain|loss) of "
+                         r"[\d.,]+ on the base of 100\b|at a level of .{1,60}? against its base\b")
+_HEADING_LABEL = re.compile(r"\s—\s|\bduring the period\b|\b(?:these|those) (?:programs|plans|"
+                            r"items|amounts|arrangements|facilities|agreements)\b"
+                            r"|\bat [A-Z][a-z]+ \d{1,2} through\b|\bdue thereafter\b")
+
+
+def odd_figures(reasoning: str) -> list[str]:
+    """A figure as no analyst prints it: a decimal without its leading zero (".385"), a
+    hundredfold result left bare ("0.14 × 100 = 14" for 14% or 14 basis points), or a value
+    in brackets read out again at once ("rates (-1.8) is -1.8 / 5.3")."""
+    return (_NO_LEAD_ZERO.findall(reasoning) + _HUNDRED_BARE.findall(reasoning)
+            + [m.group(0) for m in SAID_TWICE.finditer(reasoning)])
+
+
+def machinery_named(reasoning: str) -> list[str]:
+    """The working's machinery said aloud: "in millions as the question states", "it is
+    added here as 21", "the table prints (14) and (3) in parentheses"."""
+    return _MACHINERY.findall(reasoning)
+
+
+def dangling_step(reasoning: str) -> list[str]:
+    """A step that leaves its subject dangling or stacks one inside another: "it makes up",
+    "less the product of ..., 41404, it is", "Divided by X, the total (16769) comes to"."""
+    return [m.group(0) for m in _DANGLING_IT.finditer(reasoning)]
+
+
+def base_said_again(reasoning: str) -> list[str]:
+    """The base of 100 said twice over one move ("a loss of ... on the base of 100. A loss of
+    16.34 on the base of 100"), or a level set inside a gain ("a gain of 93.5 in CITI, at a
+    level of 193.5 ... against its base of 100")."""
+    return [m.group(0) for m in _BASE_AGAIN.finditer(reasoning)]
+
+
+def heading_as_noun(reasoning: str) -> list[str]:
+    """A table heading used as the noun: a qualifier after a dash ("investments — short and
+    long-term"), "during the period", "these programs" the line never names, "at December 1
+    through December 31", "due thereafter"."""
+    return [m.group(0).strip() for m in _HEADING_LABEL.finditer(reasoning)]

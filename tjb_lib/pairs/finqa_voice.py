@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass
 
 from tjb_lib.data import FinQAStep
-from tjb_lib.pairs.filing import Figure, is_period, locate, mid, period_years, undated, when
+from tjb_lib.pairs.filing import (Figure, is_period, locate, mid, period_years, plain_label,
+                                  undated, when)
 from tjb_lib.text import pronoun_led
 from tjb_lib.pairs.filing_prose import be, name_case
 
@@ -96,8 +97,9 @@ SHARE = (
     "As a share of {y}, {x} {is_x} {eq}.",
 )
 # A change (an earlier result) on its base: never "Compared with {y}, the change in ... comes
-# to", which names the measure twice before the figure.
-SHARE_OF_CHANGE = SHARE + ("Divided by {y}, {x} come{v} to {eq}.",)
+# to", which names the measure twice before the figure, nor "Divided by {y}, the total (16769)
+# comes to", which opens on the base.
+SHARE_OF_CHANGE = SHARE
 # A part of a whole in one period: it may open on the period ("In 2015, EMEA was ...").
 SHARE_IN_PERIOD = SHARE + ("{period}, {part} {be_part} {eq} of {whole}.",)
 # Division by a small count: an average.
@@ -133,6 +135,16 @@ MULTIPLY = (
     "{x} times {y} is {eq}.",
     "Multiplying {x} by {y} gives {eq}.",
     "{x} multiplied by {y} {is_x} {eq}.",
+)
+# A multiplication by 100 whose result prints no "%": a change of percentages said in basis
+# points, a fraction said as a percentage ("0.14 × 100 = 14%"), never "times 100 is".
+IN_POINTS = (
+    "{x} come{v} to {eq} basis points.",
+    "Multiplied by 100, {x} give{v} {eq} basis points.",
+)
+AS_PERCENT = (
+    "As a percentage, {x} come{v} to {eq}%.",
+    "Multiplied by 100, {x} give{v} {eq}%.",
 )
 POWER = (
     "{x} raised to the power {y} is {eq}.",
@@ -233,6 +245,11 @@ def op_name(step: FinQAStep) -> str:
     return m.group(1) if m else step.op
 
 
+def zero_led(text: str) -> str:
+    """A number with its leading zero ("0.385", "-0.5"), never ".385" as FinQA keeps it."""
+    return re.sub(r"(?<![\d.])(-?)\.(?=\d)", r"\g<1>0.", text)
+
+
 def arg_text(arg: str, steps: tuple[FinQAStep, ...]) -> str:
     """An operand as the equation prints it: an earlier step's result as its own equation
     printed it ("203.9%" where FinQA keeps "204%"; a difference of percentages as FinQA keeps
@@ -243,7 +260,7 @@ def arg_text(arg: str, steps: tuple[FinQAStep, ...]) -> str:
             ("%" if result_text(k, steps).endswith(" percentage points") else "")
     if arg.startswith("const_"):
         return arg[len("const_"):].replace("m", "-")
-    return arg
+    return zero_led(arg)
 
 
 def equation(i: int, steps: tuple[FinQAStep, ...], percent: bool = False) -> str:
@@ -275,7 +292,7 @@ def result_text(i: int, steps: tuple[FinQAStep, ...]) -> str:
     points ("26.8% - 21.9% = 4.9 percentage points", not "4.9%"), and a share FinQA rounds
     to a whole percent given to one decimal where that shows more ("17.7 / 488.8 = 3.6%",
     not "4%")."""
-    st, res = steps[i], steps[i].res.strip()
+    st, res = steps[i], zero_led(steps[i].res.strip())
     a, b = (arg_text(x, steps) for x in (st.arg1, st.arg2))
     op = op_name(st)
     if op in ("minus", "subtract") and res.endswith("%") and a.endswith("%") \
@@ -321,7 +338,19 @@ def operands(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> tuple[
         other = [f for f in figs if f != a.figure and f.printed == a.figure.printed]
         if other:
             b = Operand(b.text, figure=other[0])
+    if op_name(steps[i]) == "divide" and a.step is not None and b.figure is not None:
+        b = Operand(b.text, figure=_base(a.step, b.figure, steps, figs))
     return a, b
+
+
+def _base(k: int, fig: Figure, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> Figure:
+    """The figure a change (step k) is divided by, where both its years print the same number
+    ("$2.6 billion in 2013 and $2.6 billion in 2012"): the earlier year, a change's base."""
+    x, y = operands(k, steps, figs)
+    if op_name(steps[k]) not in ("minus", "subtract") or not _change(x, y) \
+            or not x.figure.printed == y.figure.printed == fig.printed:
+        return fig
+    return min((x.figure, y.figure), key=lambda f: max(period_years(what(f)[1]) or {0}))
 
 
 def origin(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> Figure | None:
@@ -349,7 +378,8 @@ def what(fig: Figure) -> tuple[str | None, str | None]:
     """(measure, period) of a figure: a table cell's headers, a sentence figure's name and
     year."""
     if fig.quote is not None:
-        return (name_case(fig.name) if fig.name else None), (str(fig.year) if fig.year else None)
+        return (name_case(plain_label(fig.name)) if fig.name else None), \
+            (str(fig.year) if fig.year else None)
     if fig.period and fig.measure and not is_period(fig.measure):
         return mid(undated(fig.measure)), fig.period
     return None, None
@@ -607,6 +637,13 @@ def on_date(period: str) -> str:
     return f"on {said[3:]}" if said.startswith("at ") else said
 
 
+def _of_percents(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> bool:
+    """Is an operand a percentage the lines print, or a result computed from one (a change of
+    yields is in percentage points, and a hundred times it in basis points)?"""
+    found = o.figure or (origin(o.step, steps, figs) if o.step is not None else None)
+    return found is not None and found.unit == "%"
+
+
 def _hundred(text: str) -> bool:
     return bool(re.fullmatch(r"100(?:\.0+)?", text.strip()))
 
@@ -657,6 +694,8 @@ def _pool(i: int, steps: tuple[FinQAStep, ...], a: Operand, b: Operand,
         return SHARE_IN_PERIOD if _one_period(a, b) else SHARE
     if op == "multiply" and b.const and b.text == "100" and steps[i].res.strip().endswith("%"):
         return PERCENT
+    if op == "multiply" and b.const and b.text == "100":
+        return IN_POINTS if _of_percents(a, steps, figs) else AS_PERCENT
     if op == "multiply" and b.const and b.text in WORDS and scaled(i, steps, figs):
         return SCALE_UP
     if op == "multiply":
@@ -713,9 +752,7 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
         m, pa = what(a.figure)
         gl = "change" if shown.strip().startswith("-") else "gain"
         who, at = (named(m), f" {on_date(pa)}") if m and pa else (_brief(a, steps, figs), "")
-        return (f"the {gl} in {who} from its base of 100 to {a.text}{at}, {shown}," if pick < .5
-                else f"a {gl} of {shown} in {who}, at a level of {a.text}{at} against its "
-                     f"base of 100,")
+        return f"the {gl} in {who} from its base of 100 to {a.text}{at}, {shown},"
     if pool is BASE_PERCENT and a.step is not None:
         about = topic(k, steps, figs)
         return (f"the return on {named(about) or 'a base of 100'}, {shown} from a {_gain(a.text)} of "
@@ -759,10 +796,12 @@ def index_move(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], eq: str
     size = a.text.lstrip("-")
     if a.step not in omitted:
         return [f"That {gl} of {size} is a return of {eq}.",       # the series was just named
-                f"A {gl} of {size} on the base of 100 is a return of {eq}."]
+                f"The {gl} of {size} is a return of {eq}."]      # the base said once
     return [f"{series} stood at {level.text}{at} against its base of 100, a {gl} of {size}: a "
             f"return of {eq}.",
-            f"{series} was at {level.text}{at}; its {gl} of {size} on the base of 100 is a "
+            f"{series} was at {level.text}{at}, a {gl} of {size} on its base of 100, which "
+            f"is a return of {eq}.",
+            f"On a base of 100, {series} was at {level.text}{at}, a {gl} of {size} and so a "
             f"return of {eq}."]
 
 
@@ -833,7 +872,7 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
                      bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
     two = (None if pool is RUNNING else onto_total(steps[i], x, y, names["eq"])) \
-        or two_clauses(pool, x, names, draw)
+        or both_shown(i, steps, x, y, names["eq"], omitted) or two_clauses(pool, x, names, draw)
     if two is not None:
         texts = [two]
     elif _VALUED.search(x):                           # a value inside the opening clause's
@@ -844,6 +883,8 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
         texts = moved
     texts = [t for t in texts if not re.match(r"Together, the (?:combined|sum)\b", t)] \
         or texts                                    # "Together, the combined ...": redundant
+    texts = [SAID_TWICE.sub(r"\2", t) for t in texts]     # "rates is -1.8 / 5.3", not "rates
+                                                         # (-1.8) is -1.8 / 5.3"
     opens = [t for t in texts                       # a sentence opens on a word, never on a
              if (t[0].isalpha() or t[0] in "“(")    # figure, on a bare "the total (37)" or
              and not re.match(r"the [\w-]+ \(", t)     # on what reads as a bare description
@@ -855,7 +896,26 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     return text[0].upper() + text[1:]
 
 
+#: a value in brackets read out again at once ("the change in rates (-1.8) is -1.8 / 5.3")
+SAID_TWICE = re.compile(r" \((-?\$?[\d.,]*\d%?)\)(,? (?:is|are|was|were) \1 )")
 _VALUED = re.compile(r"(.+), (-?\$?[\d.,]*\d%?),$")
+_HEADS = {"minus": "difference", "subtract": "difference", "add": "sum", "divide": "ratio",
+          "multiply": "product"}
+
+
+def both_shown(i: int, steps: tuple[FinQAStep, ...], x: str, y: str, eq: str,
+               omitted: frozenset[int]) -> str | None:
+    """A step on two results the reasoning has just shown, each named by a description with
+    its value, as one short sentence ("So the difference is 48224 - 41404 = 6820."), never the
+    two descriptions stacked ("Taking the product of ... as 48224, less the product of ...,
+    41404, it is"); None for any other step."""
+    a, b = steps[i].arg1, steps[i].arg2
+    shown = all(re.fullmatch(r"#\d+", o) and int(o[1:]) not in omitted for o in (a, b))
+    head = _HEADS.get(op_name(steps[i]))
+    if not shown or head is None or not (_VALUED.fullmatch(x) or _VALUED.fullmatch(y)):
+        return None
+    head = "percentage" if head == "ratio" and steps[i].res.strip().endswith("%") else head
+    return f"So the {head} is {eq}."             # "The difference is": a bare description
 #: a left-out sum of one measure over periods ("the combined X for 2016 and 2017, 5.8,")
 _YEARS = r"(?:19|20)\d\d(?:, (?:19|20)\d\d)*(?:,? and (?:19|20)\d\d)?"
 _COMBINED = re.compile(rf"the combined (?P<m>.+?) (?:for (?P<p>{_YEARS}), (?P<v>[^, ]+),|"
@@ -873,14 +933,14 @@ def onto_total(step: FinQAStep, x: str, y: str, eq: str) -> str | None:
            f"{m.group('v') or m.group('v2')} gives {eq}."
 # How a step opens on a result already described, {r} its description and {v} its value ...
 _GIVEN = ("With {r} at {v}, ", "Taking {r} as {v}, ")
-# ... and what it then does: {y} the other operand, {n} a count.
+# ... and what it then does: {y} the other operand, {n} a count; never a dangling "it" ("it
+# makes up", "less {y} it is").
 _THEN = {"divide": ("dividing by {y} gives {eq}", "the ratio to {y} is {eq}"),
-         "share": ("its share of {y} is {eq}", "dividing by {y} gives {eq}",
-                   "it makes up {eq} of {y}"),
+         "share": ("its share of {y} is {eq}", "dividing by {y} gives {eq}"),
          "average": ("averaging over {n} gives {eq}", "the average over {n} is {eq}"),
-         "subtract": ("taking {y} away leaves {eq}", "less {y} it is {eq}"),
-         "add": ("adding {y} gives {eq}", "adding {y} brings it to {eq}"),
-         "multiply": ("multiplying by {y} gives {eq}", "times {y} it is {eq}")}
+         "subtract": ("taking {y} away leaves {eq}", "subtracting {y} leaves {eq}"),
+         "add": ("adding {y} gives {eq}", "adding {y} makes {eq}"),
+         "multiply": ("multiplying by {y} gives {eq}", "multiplying by {y} makes {eq}")}
 
 
 def two_clauses(pool: tuple[str, ...], x: str, names: dict[str, str],
