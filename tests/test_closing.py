@@ -24,7 +24,7 @@ from tjb_lib.pairs.closing import close, statement
     ("What is the capacity of the Stadium, other than Kauffman Stadium, designed by Charles "
      "Deaton ?", "76,416", "the answer is 76,416"),
     ("What fictional character created by Tom Clancy was turned into a film in 2002?", "Jack Ryan",
-     "the answer is Jack Ryan"),
+     "the fictional character is Jack Ryan"),
     ("What type of movie is Horror Stories 2?", "South Korean horror film",
      "the type of movie is a South Korean horror film"),
     ("What genre of music is INXS?", "rock", "the genre of music is rock"),
