@@ -296,7 +296,18 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str
         if said and not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)(?!['’]s? (?-i:[A-Z]))", said, re.I)
                             and n.lower() not in answer.lower() for n in avoid):
             return said
-    return f"the answer is {_articled(capitals.lowered(answer, text) if text and len(answer.split()) > 1 else answer, text)}"
+    return f"the answer is {_articled(common_cased(answer, text), text)}"
+
+
+def common_cased(answer: str, text: str) -> str:
+    """A common phrase given as the answer, lowered mid-sentence ("the answer is anabolic
+    steroids", not "Anabolic steroids"): its first word common in ``text`` (the item's
+    paragraphs, ``capitals``) and every later word in lower case; a title ("My Bloody Valentine
+    3D") or a name as it is."""
+    rest = answer.split()[1:]
+    if not text or not rest or not all(w.islower() for w in rest):
+        return answer
+    return capitals.lowered(answer, text)
 
 
 def _articled(answer: str, text: str) -> str:

@@ -401,7 +401,7 @@ def shortened(step: str, keep: list[str], question: str = "") -> str:
 _TAIL = re.compile(r"(?:which|who|whom|whose|where|while|whereas|although|though|including|"
                    r"as well as|(?:with|in|for|by) which|[a-z]{3,}ing|[a-z]+ed (?:by|in|on|at|for|as|from|to)|"
                    r"and (?:another|other|is|was|are|were|has|had|also|its|his|her|their|the|a|an)|"
-                   r"native to)\b")
+                   r"native to|with (?:most|many|some))\b")
 
 
 def _linking_words(item: HotpotItem) -> set[str]:
@@ -434,15 +434,18 @@ def idle_tail(sentence: str, item: HotpotItem) -> int | None:
 
 
 def _idle_aside(sentence: str, item: HotpotItem) -> tuple[int, int] | None:
-    """A "where/which/who" clause between commas in mid-sentence ("Champ Bailey played college
-    football for Georgia, where he earned consensus All-American honors, and was drafted ...")
-    that says no linking word the rest does not say: its span, else None."""
+    """A "where/which/who" clause or an "also known as" aside between commas in mid-sentence
+    ("Champ Bailey played college football for Georgia, where he earned consensus All-American
+    honors, and was drafted ..."; "Ajuga, also known as bugleweed, ..., is a genus") that says
+    no linking word the rest does not say: its span, else None."""
     link = _linking_words(item)
     body = _protect(sentence)
-    for m in re.finditer(r", ((?:which|who|where|whose) [^,;]+), (?=and |[a-z])", body):
-        rest = body[:m.start()] + body[m.end() - 2:]
+    for m in re.finditer(r", ((?:which|who|where|whose|also known as|also called) [^,;]+), (?=and |[a-z])",
+                         body):
+        end = m.end() - (2 if body[m.end():].startswith("and ") else 1)   # "X, aside, is" -> "X is"
+        rest = body[:m.start()] + body[end:]
         if not (content_words(m.group(1)) & link) - content_words(rest) and not re.search(r"\d", m.group(1)):
-            return m.start(), m.end() - 2
+            return m.start(), end
     return None
 
 

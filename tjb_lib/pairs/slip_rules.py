@@ -10,7 +10,7 @@ from tjb_lib.pairs.candidates import hops
 from tjb_lib.pairs.coherence import parts, sentences
 from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
                                  SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
-from tjb_lib.pairs.closing import ECHO_WORDS, with_article
+from tjb_lib.pairs.closing import ECHO_WORDS, common_cased, with_article
 from tjb_lib.pairs.reasoning import aliased, long_lists, pruned
 from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_description,
                                       bare_surnames, entity_of,
@@ -100,8 +100,8 @@ def closing_slips(claim: str, item, text: str) -> list[str]:
     kind = _KIND_CLAIM.match(claim)
     if kind and with_article(kind.group("noun"), kind.group("answer")) != kind.group("answer"):
         out.append("kind answer without its article")
-    plain = re.match(r"the answer is ((\S+) (\S+).*)$", claim)
-    if plain and capitals.lowered(plain.group(1), text) != plain.group(1):
+    plain = re.match(r"the answer is (.+)$", claim)
+    if plain and common_cased(plain.group(1), text) != plain.group(1):
         out.append("common word capitalised in the closing")
     answer = item.answer.strip()
     at = claim.lower().find(answer.lower())
