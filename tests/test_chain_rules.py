@@ -128,3 +128,79 @@ def test_the_audit_reads_the_chain_rules(items):
     assert "full list of names" in rules(items["5a8099935542996402f6a58b"], (
         "Darkroom featured Steve Allen, Esther Rolle, Helen Hunt, Claude Akins, Richard Anderson, "
         "Brian Dennehy, and June Lockhart, so the anthology is Darkroom.",))
+
+
+def test_a_padded_tail_is_caught_and_cut(items):
+    """A reasoning sentence keeps the clause that carries the link and drops a tail that says
+    none of the question's, the answer's or the hops' words (blind readers of 6 December)."""
+    from tjb_lib.pairs.reasoning import idle_tail, pruned
+    champ = items["5ae738f75542991bbc9761c4"]       # the brother of a Redskins first-round pick
+    padded = ("Champ Bailey played college football for Georgia, where he earned consensus "
+              "All-American honors, and was drafted by the Washington Redskins in the first round "
+              "of the 1999 NFL Draft.")
+    assert pruned(padded, champ) == ("Champ Bailey played college football for Georgia, and was "
+                                     "drafted by the Washington Redskins in the first round of the "
+                                     "1999 NFL Draft.")
+    kent = items["5ab41d855542996a3a969f4b"]
+    bowler = ("Pakistan fast bowler Wahab Riaz joined Kent as their overseas player in June, and "
+              "another fast bowler, South African Charl Langeveldt, signed as Kent's second overseas "
+              "player for the Friends Life t20 competition only")
+    assert bowler[:idle_tail(bowler, kent)] == ("Pakistan fast bowler Wahab Riaz joined Kent as "
+                                                "their overseas player in June")
+    kept = "Wahab Riaz is a left-arm fast bowler and a right-hand batsman"
+    assert idle_tail(kept, kent) is None and pruned(kept + ".", kent) == kept + "."
+    reasoning = " ".join(hotpot_candidate(items["5ab859a955429934fafe6d7b"]).reasoning)
+    assert "ABKCO" not in reasoning and "Back to Mono is a box set" in reasoning
+
+
+def test_a_cast_list_with_roles_is_cut_to_the_link(items):
+    from tjb_lib.pairs.reasoning import long_lists
+    reasoning = " ".join(hotpot_candidate(items["5adfa3da554299025d62a317"]).reasoning)
+    assert "Diana Quick as the Duchess and others" in reasoning and "Eddie Izzard" not in reasoning
+    assert long_lists("Revengers Tragedy stars Christopher Eccleston as Vindice, with Derek Jacobi "
+                      "as the evil Duke, Eddie Izzard as his son Lussurioso, Diana Quick as the "
+                      "Duchess, Andrew Schofield as Carlo, and Carla Henry as Castiza")
+
+
+def test_another_name_of_a_person_is_tied_to_the_name_asked(items):
+    from tjb_lib.pairs.reasoning import aliased
+    minaj = items["5a7bae20554299294a54aa96"]
+    bare = "Onika Tanya Maraj is a rapper, singer, songwriter and model."
+    assert aliased(bare, minaj, "Nicki Minaj") == ("Nicki Minaj (born Onika Tanya Maraj) is a "
+                                                   "rapper, singer, songwriter and model.")
+    tied = "Nicki Minaj (born Onika Tanya Maraj) is a rapper."
+    assert aliased(tied, minaj, "Nicki Minaj") == tied
+    quick = items["5adfa3da554299025d62a317"]          # a middle name is the same name
+    full = "Diana Marilyn Quick (born 23 November 1946) is an English actress."
+    assert aliased(full, quick, "Diana Quick") == full
+    reasoning = " ".join(hotpot_candidate(items["5a738d27554299623ed4abf3"]).reasoning)
+    assert "Erika Jayne (born Erika Girardi, 10 July 1971) is" in reasoning
+
+
+def test_a_closing_slip_is_caught(items):
+    from tjb_lib.pairs import capitals
+    from tjb_lib.pairs.slip_rules import closing_slips
+    movie = items["5ab5057b5542991779162d56"]
+    text = capitals.item_text(movie)
+    assert closing_slips("the type of movie is South Korean horror film", movie, text) == [
+        "kind answer without its article"]
+    assert closing_slips("the type of movie is a South Korean horror film", movie, text) == []
+    steroids = items["5a7caae75542996dd594b971"]
+    text = capitals.item_text(steroids)
+    assert "common word capitalised in the closing" in closing_slips(
+        "the answer is Anabolic steroids", steroids, text)
+    assert closing_slips("the answer is anabolic steroids", steroids, text) == []
+    stadium = items["5ab808ea5542991d3222380e"]
+    assert closing_slips("the capacity of the Stadium, other than Kauffman Stadium, designed by "
+                         "Charles Deaton is 76,416", stadium, "") == ["question read back in the closing"]
+    assert closing_slips("the answer is 76,416", stadium, "") == []
+
+
+def test_a_label_is_not_spliced_in_as_a_name_nor_a_concept_made_a_speaker(items):
+    """'the Catholic Church in Official Ireland' (a place taken for a surname) and 'Owner
+    earnings stated that ...' (a page about no person read as a "he")."""
+    ireland = items["5ac52fc35542994611c8b403"]
+    reasoning = " ".join(hotpot_candidate(ireland).reasoning)
+    assert "Official Ireland is" not in reasoning and "in Official Ireland" not in reasoning
+    owner = " ".join(hotpot_candidate(items["5a8b8b3155429949d91db5d7"]).reasoning)
+    assert "Owner earnings stated" not in owner and "Warren Buffett stated" in owner

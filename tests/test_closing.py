@@ -20,7 +20,14 @@ from tjb_lib.pairs.closing import close, statement
     ("Do the drinks Gibson and Zurracapote both contain gin?", "no",
      "no, the drinks Gibson and Zurracapote do not both contain gin"),
     ("What is the middle name of the actress who plays Bobbi Bacha in Suburban Madness?", "Ann",
-     "the middle name of the actress who plays Bobbi Bacha in Suburban Madness is Ann"),
+     "the answer is Ann"),          # not the question read back (``closing.ECHO_WORDS``)
+    ("What is the capacity of the Stadium, other than Kauffman Stadium, designed by Charles "
+     "Deaton ?", "76,416", "the answer is 76,416"),
+    ("What fictional character created by Tom Clancy was turned into a film in 2002?", "Jack Ryan",
+     "the fictional character is Jack Ryan"),
+    ("What type of movie is Horror Stories 2?", "South Korean horror film",
+     "the type of movie is a South Korean horror film"),
+    ("What genre of music is INXS?", "rock", "the genre of music is rock"),
     ("Mummulgum is a stop on the Bruxner Highway before reaching the town on the banks of which "
      "river?", "Richmond", "the river is Richmond"),
     ("What is the name of the executive producer of the film that has a score composed by Jerry "

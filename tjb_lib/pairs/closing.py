@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from tjb_lib.pairs import capitals
 from tjb_lib.pairs.phrasing import DOUBLED_VERB, echoed_noun, respelt
 from tjb_lib.pairs.reasoning import unstopped
 from tjb_lib.pairs.slips import GLUED
@@ -89,10 +90,26 @@ def _claim(rest: str) -> str | None:
                 return None
             rest = rest[:name.start()]
     rest = rest.strip(" ,:-")
-    if (not rest or len(rest.split()) > _MAX_WORDS
+    if (not rest or len(rest.split()) > _MAX_WORDS or _echoing(rest)
             or re.search(r"\b(?:he|she|they|it|in|on|at|for|from|to|with|by|of|be)$", rest)):
         return None
     return rest
+
+
+# The longest description a closing repeats from its question: blind readers stopped at "so
+# the capacity of the Stadium, other than Kauffman Stadium, designed by Charles Deaton is
+# 76,416" and "so Jack Ryan created by Tom Clancy was turned into a film in 2002", the
+# question read back instead of the fact it asks for.
+ECHO_WORDS = 10
+
+
+def _echoing(claim: str) -> bool:
+    """Does ``claim`` read the question back: a description with a comma or a relative clause
+    inside, longer than ``ECHO_WORDS``, or one that opens on a participle before its verb
+    ("created by Tom Clancy was turned into ...")?"""
+    return ("," in re.sub(r'"[^"]*"|“[^”]*”', "", claim) or len(claim.split()) > ECHO_WORDS
+            or bool(re.search(r" (?:who|that|which|whose) ", claim) and len(claim.split()) > 6)
+            or bool(re.match(r"[a-z]+ed (?:by|in|on|at|for|from) .*\b(?:is|was|are|were)\b", claim)))
 
 
 def subject_question(question: str, answer: str) -> str | None:
@@ -143,7 +160,7 @@ def where(question: str, answer: str) -> str | None:
     """"Where is the company ... headquartered?" -> "the company ... is headquartered in
     Mumbai"."""
     m = _WHERE.match(_clean(question))
-    if (not m or not _fits(answer) or " or " in m.group(2) or len(m.group(2).split()) > _MAX_WORDS
+    if (not m or not _fits(answer) or " or " in m.group(2) or _echoing(m.group(2))
             or re.search(r"\b(?:[a-z]+ed|born|shot|set|found)\b", m.group(2))):
         return None                      # "Where was the telefilm shot that ...?"
     verb = f" {m.group(3)}" if m.group(3) else ""
@@ -162,7 +179,7 @@ def when(question: str, answer: str) -> str | None:
         return None
     on = "on" if re.search(r"\b\d{1,2}\b", answer) and re.search(MONTHS, answer) else "in"
     subject = m.group(2)
-    if len(subject.split()) > _MAX_WORDS or DOUBLED_VERB.search(subject):
+    if _echoing(subject) or DOUBLED_VERB.search(subject):
         return None                      # "the novel that X based "Nina" on based first"
     return f"{subject} {m.group(1).lower()} {m.group(3)} {on} {answer}"
 
@@ -187,6 +204,8 @@ def sought_noun(question: str) -> str | None:
     m = re.search(r"(?:^(?:Which|What)|\b(?:which|what))\s+((?:[\w-]+ ){0,3}?[\w-]+)"
                   rf"{_AFTER_NOUN}", question)
     noun = m.group(1) if m else None
+    if noun and " " in noun and m.group(0).endswith(" by"):
+        noun = noun.rsplit(" ", 1)[0]    # "Argentine telenovela broadcast by": a participle
     if noun is None or noun.split()[0].lower() in (
             "is", "was", "are", "were", "did", "does", "do", "has", "had", "kind", "type",
             "one", "of", "the", "a", "an", "in", "on", "at", "by", "for", "to", "with",
@@ -210,7 +229,24 @@ def _noun_is(noun: str, answer: str) -> str | None:
         return None
     plural = " of " not in noun and re.search(r"(?<![su])s$", head) and head not in (
         "series", "species", "news")
-    return f"the {noun} {'are' if plural else 'is'} {answer}"
+    return f"the {noun} {'are' if plural else 'is'} {with_article(noun, answer)}"
+
+
+# A thing that a "what type of ..." answer names one of ("documentary", "video game").
+_COUNTED = frozenset("film movie documentary game periodical magazine newspaper novel book band "
+                     "group company series show program programme song album genus plant tree "
+                     "shrub dog breed bird fish vehicle aircraft car ship".split())
+
+
+def with_article(noun: str, answer: str) -> str:
+    """A kind answer to "what type of ..." with its article ("the type of movie is a South
+    Korean horror film"; not "the type of film is documentary"): blind readers stopped where
+    it had none. A name, a plural or an uncounted kind ("rock", "business") as it is."""
+    last = answer.split()[-1] if answer.split() else ""
+    if (not re.match(r"(?:type|kind|sort|genre|form) of ", noun) or not last.islower()
+            or last not in _COUNTED or re.match(r"(?:an?|the)\b", answer, re.I)):
+        return answer
+    return f"{'an' if answer[0].lower() in 'aeiou' else 'a'} {answer}"
 
 
 # An answer that is a kind, not a name ("a pinball machine", "a minor basilica").
@@ -254,12 +290,33 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str
         forms = [kind_of(question, answer, text), subject_question(question, answer),
                  what_is(question, answer),
                  when(question, answer), where(question, answer),
-                 _noun_is(noun, answer) if noun and not echoed_noun(noun, answer, text) else None]
+                 _noun_is(noun, _articled(answer, text)) if noun and not echoed_noun(noun, answer, text)
+                 else None]
     for said in map(respelt, filter(None, forms)):
         if said and not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)(?!['’]s? (?-i:[A-Z]))", said, re.I)
                             and n.lower() not in answer.lower() for n in avoid):
             return said
-    return f"the answer is {answer}"
+    return f"the answer is {_articled(common_cased(answer, text), text)}"
+
+
+def common_cased(answer: str, text: str) -> str:
+    """A common phrase given as the answer, lowered mid-sentence ("the answer is anabolic
+    steroids", not "Anabolic steroids"): its first word common in ``text`` (the item's
+    paragraphs, ``capitals``) and every later word in lower case; a title ("My Bloody Valentine
+    3D") or a name as it is."""
+    rest = answer.split()[1:]
+    if not text or not rest or not all(w.islower() for w in rest):
+        return answer
+    return capitals.lowered(answer, text)
+
+
+def _articled(answer: str, text: str) -> str:
+    """A name with the article ``text`` (the item's paragraphs) always gives it ("the New York
+    Giants", "the Argand lamp"): blind readers stopped at "so the team is New York Giants"."""
+    if not text or not re.match(r"[A-Z]", answer) or re.match(r"(?:The|A|An) ", answer):
+        return answer
+    uses = re.findall(rf"(?:\b(the|The) |(?<![\w ])|(?<=[^\w]) ){re.escape(answer)}\b", text)
+    return f"the {answer}" if uses and all(uses) else answer
 
 
 def close(step: str, question: str, answer: str, avoid: tuple[str, ...] = (), text: str = "") -> str:

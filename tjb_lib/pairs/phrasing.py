@@ -121,8 +121,8 @@ def echoed_noun(noun: str, answer: str, text: str = "") -> str | None:
         return "question's capital"
     if (DEMONYM.match(a) and head in _PLACE_NOUNS) or (_PERSON_NOUN.match(a) and head in _FIELD_NOUNS):
         return "adjective for a noun"
-    if re.match(r"(?:an?|one) ", a):
-        return "description for a name"
+    if re.match(r"(?:an?|one) ", a) and not re.match(r"(?:type|kind|sort|genre|form) of ", noun):
+        return "description for a name"   # "the type of film is a documentary" reads
     if re.match(r"[A-Z][\w-]*(?: [A-Z][\w-]*)* (?:[A-Z][\w-]*|[a-z]+)$", a) and re.search(
             r" (?:[Pp]arty|[Ff]orce|[Ff]ilm|[Bb]omber|[Aa]rmy|[Cc]ampaign)$", a):
         return "name without its article"

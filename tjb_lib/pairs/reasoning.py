@@ -45,10 +45,19 @@ def _drop_asides(text: str, *keep: str | None) -> str:
     prev = None
     while prev != text:
         prev = text
-        text = re.sub(r"\s*\(([^()]*)\)", lambda m: m.group(0) if any(
+        text = re.sub(r"\s*\(([^()]*)\)", lambda m: _holding_part(m.group(0), wanted) if any(
             k in m.group(1) for k in wanted) else "", text)
     text = re.sub(r"^([^,]+), (is|was|are|were) ", r"\1 \2 ", text)   # "X (aside), is" -> "X is"
     return repaired_source(re.sub(r"\s+([,.;:])(?!\d)", r"\1", text))   # not before ".300"
+
+
+def _holding_part(aside: str, wanted: list[str]) -> str:
+    """A kept aside cut to its parts (at semicolons) that hold one of ``wanted``: "(Arabic: ...;
+    also rendered ...; 2 February 1940 – 31 October 1999)" -> "(2 February 1940 – 31 October
+    1999)", so the deciding date does not hide among names a reader cannot read."""
+    inner = aside.strip()[1:-1]
+    parts = [x for x in inner.split("; ") if any(k in x for k in wanted)]
+    return aside if len(parts) == len(inner.split("; ")) else f" ({'; '.join(parts)})"
 
 
 # An opening participle phrase: "Dubbed the ...", "Written by ...", "Born in ..." (not a name
@@ -297,6 +306,9 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
         out[h] = without_asides(shortened(_with_deciding(
             out[h], pick, [s for s in sents if s == pick or s not in used], want, others_of(h), keep),
             others_of(h), question), others_of(h))
+        said = split_sentences(out[h])
+        if any(pruned(x, item) != x or aliased(x, item, h) != x for x in said):
+            out[h] = " ".join(aliased(pruned(x, item), item, h) for x in said).rstrip(" .")
         used.update(sents)
     return once_each_way(out)
 
@@ -318,6 +330,18 @@ def once_each_way(out: dict[str, str]) -> dict[str, str]:
 # An item of a list of names ("Esther Rolle", "Brooks and Dunn", "and June Lockhart").
 _NAME = r"[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}"
 _NAME_ITEM = re.compile(rf"(?:and )?{_NAME}(?: and {_NAME})?")
+# A list's item that carries a few words around its name ("with Derek Jacobi as the evil Duke",
+# "Google founders Larry Page and Sergey Brin", "Katharine Graham of "The Washington Post"").
+_ROLE_ITEM = re.compile(rf"(?:and |with )?(?:[\w.'’!/-]+ ){{0,3}}{_NAME}(?: and {_NAME})?"
+                        r"(?: (?:as|of|from) [^,;]{1,50})?")
+
+
+def _listed(segment: str) -> bool:
+    """Is ``segment`` one item of a list of names: a name, or a name with its role, no verb?"""
+    return bool(_NAME_ITEM.fullmatch(segment) or (
+        _ROLE_ITEM.fullmatch(segment) and not VERB.search(segment) and len(segment.split()) <= 12))
+
+
 # The last item of a list, running on into the clause ("and Jankidas in lead roles", "and many
 # more", "Lady Antebellum and others", "and Yves Saint Laurent among others").
 _LAST_ITEM = re.compile(rf"(?:and )?(?P<name>{_NAME}(?: and {_NAME})?|many (?:more|others))"
@@ -336,9 +360,9 @@ def long_lists(step: str) -> list[tuple[int, int]]:
     runs, start = [], None
     for i, seg in enumerate(segs + [""]):
         head = _STOP_AT.split(seg, maxsplit=1)[0]
-        if _NAME_ITEM.fullmatch(head):
+        if _listed(head):
             start = i if start is None else start
-            if head == seg and not seg.startswith("and "):
+            if head == seg and not (seg.startswith("and ") and not _listed(segs[i + 1] if i + 1 < len(segs) else "")):
                 continue
             i += 1
         elif start is not None and _LAST_ITEM.match(seg):
@@ -356,7 +380,8 @@ def shortened(step: str, keep: list[str], question: str = "") -> str:
     segs = step.split(", ")
     for first, last in reversed(long_lists(step)):
         items = segs[first:last + 1]
-        end = _LAST_ITEM.match(_STOP_AT.split(items[-1], maxsplit=1)[0])
+        final = _STOP_AT.split(items[-1], maxsplit=1)[0]
+        end = None if _ROLE_ITEM.fullmatch(final) and not _NAME_ITEM.fullmatch(final) else _LAST_ITEM.match(final)
         stop = _STOP_AT.search(items[-1])
         tail = (end.group("tail") if end else "") + (items[-1][stop.start():] if stop else "")
         if end:
@@ -367,6 +392,105 @@ def shortened(step: str, keep: list[str], question: str = "") -> str:
         segs[first:last + 1] = [", ".join(held) + " and others" + tail if held
                                 else "and others" + tail]
     return ", ".join(segs).replace(", and others", " and others")
+
+
+# Where a sentence runs on past its link into a part a reader takes for padding: a relative or
+# participle clause, a clause of its own coordinated on, a "with which" tail ("..., where he
+# earned consensus All-American honors"; "..., released in 1991 by ABKCO as #7118-2"; "..., and
+# another fast bowler, South African Charl Langeveldt, signed as ...").
+_TAIL = re.compile(r"(?:which|who|whom|whose|where|while|whereas|although|though|including|"
+                   r"as well as|(?:with|in|for|by) which|[a-z]{3,}ing|[a-z]+ed (?:by|in|on|at|for|as|from|to)|"
+                   r"and (?:another|other|is|was|are|were|has|had|also|its|his|her|their|the|a|an)|"
+                   r"native to|with (?:most|many|some))\b")
+
+
+def _linking_words(item: HotpotItem) -> set[str]:
+    """The words a reasoning's link is said in: the question's, the answer's and the hops'
+    names."""
+    names = " ".join(f"{short_name(h)} {entity_of(item, h).name or ''}"
+                     for h in dict.fromkeys(t for t, _ in item.supporting_facts))
+    return content_words(f"{item.question} {item.answer} {names}")
+
+
+def idle_tail(sentence: str, item: HotpotItem) -> int | None:
+    """Where ``sentence`` (one clause, no final stop) runs on into padding (``_TAIL``) that
+    says no word of the question, the answer or a hop's name the part before it does not
+    already say (nor, where the question compares dates or amounts, a figure), the part before
+    still a whole sentence of four content words or more; None where every part counts."""
+    figures = comparative(item, tuple(dict.fromkeys(t for t, _ in item.supporting_facts))) and bool(
+        _DATE_CUES.search(item.question) or _QUANTITY_CUES.search(item.question))
+    link = _linking_words(item)
+    body = _protect(sentence)
+    for m in re.finditer(r", (?![^()]*\))| (?=(?:which|where|and (?:its|his|her|their)) )", body):
+        head, tail = body[:m.start()].replace("\0", ","), body[m.end():].replace("\0", ",")
+        if not _TAIL.match(tail) or head.count('"') % 2 or head.count("“") != head.count("”"):
+            continue
+        if (content_words(tail) & link) - content_words(head) or (
+                figures and re.search(r"\d", tail) and not re.search(r"\d", head)):
+            continue
+        if whole(head) and len(content_words(head)) >= 4 and _verb(head):
+            return m.start()
+    return None
+
+
+def _idle_aside(sentence: str, item: HotpotItem) -> tuple[int, int] | None:
+    """A "where/which/who" clause or an "also known as" aside between commas in mid-sentence
+    ("Champ Bailey played college football for Georgia, where he earned consensus All-American
+    honors, and was drafted ..."; "Ajuga, also known as bugleweed, ..., is a genus") that says
+    no linking word the rest does not say: its span, else None."""
+    link = _linking_words(item)
+    body = _protect(sentence)
+    for m in re.finditer(r", ((?:which|who|where|whose|also known as|also called) [^,;]+), (?=and |[a-z])",
+                         body):
+        end = m.end() - (2 if body[m.end():].startswith("and ") else 1)   # "X, aside, is" -> "X is"
+        rest = body[:m.start()] + body[end:]
+        if not (content_words(m.group(1)) & link) - content_words(rest) and not re.search(r"\d", m.group(1)):
+            return m.start(), end
+    return None
+
+
+def pruned(sentence: str, item: HotpotItem) -> str:
+    """A reasoning sentence without its padding: an idle mid-sentence aside (``_idle_aside``)
+    and an idle tail (``idle_tail``) cut, each clause of a joined sentence on its own; blind
+    readers quoted such tails as the largest kind of padding."""
+    stop = "." if sentence.endswith(".") else ""
+    out = []
+    for part in sentence.rstrip(" .").split("; "):
+        while (span := _idle_aside(part, item)) is not None:
+            part = part[:span[0]] + part[span[1]:]
+        at = idle_tail(part, item)
+        out.append(part[:at] if at is not None else part)
+    return "; ".join(out) + stop
+
+
+# A person's other name as a clause's subject ("Onika Tanya Maraj (born ...) is a rapper").
+_OTHER_NAME = re.compile(r"^((?:[A-Z][\w'’.-]* ){1,4}[A-Z][\w'’.-]*)(?: \(([^()]*)\))? "
+                         r"(?=(?:is|was|are|were|has|had)\b)")
+
+
+def aliased(sentence: str, item: HotpotItem, hop: str) -> str:
+    """``sentence`` with each clause that opens on another name of ``hop``'s person (a birth
+    or full name, every word of it in the hop's opening sentence) opened on the name the
+    question and the titles use, the other in brackets: "Nicki Minaj (born Onika Tanya Maraj)
+    is ..."; "Erika Jayne (born Erika Girardi, 10 July 1971) is ...". Blind readers stopped
+    where the two names were never tied."""
+    entity = entity_of(item, hop)
+    name = entity.name or short_name(hop)
+    mine = set(words(name.lower()))
+    if not entity.person:
+        return sentence
+    out = []
+    for part in sentence.split("; "):
+        m = _OTHER_NAME.match(part)
+        other = m and set(words(m.group(1).lower()))
+        if (m and other and not (mine <= other or other <= mine) and other <= set(entity.kinds) | mine
+                and name.lower() not in part.lower()):
+            born = {"known", "professionally"} <= entity.kinds or "better" in entity.kinds
+            aside = (m.group(2) or "").removeprefix("born ") if born else (m.group(2) or "")
+            inside = f"{'born ' if born else ''}{m.group(1)}{', ' + aside if aside else ''}"
+            part = f"{name} ({inside}) {part[m.end():]}"
+        out.append(part)
+    return "; ".join(out)
 
 
 def _holding(part: str, sentence: str, want: set[str]) -> str:
@@ -495,6 +619,8 @@ def joined(steps: list[tuple[str, str]], shown: list[str],
             s = surnamed(s, item, hop)
         if verbatim(s) and item and hop:
             s = linked(s, item, hop, want, figures)
+        if item:
+            s = pruned(s, item)     # what a cut above leaves may still run on into padding
         if held:
             out[-1] = f"{out[-1][:-1]}; {_lowered(s, text)}"
         else:

@@ -10,7 +10,8 @@ from tjb_lib.pairs.candidates import hops
 from tjb_lib.pairs.coherence import parts, sentences
 from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
                                  SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
-from tjb_lib.pairs.reasoning import long_lists
+from tjb_lib.pairs.closing import ECHO_WORDS, common_cased, with_article
+from tjb_lib.pairs.reasoning import aliased, long_lists, pruned
 from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_description,
                                       bare_surnames, entity_of,
                                       kindless_series, sentence_groups, short_name, unglued,
@@ -80,8 +81,33 @@ def phrasing_problems(p: Pair, item) -> list[tuple[str, str]]:
             out.append(("conclusion worded from the question", end.group("claim")))
         out += [("trailing aside", a) for s in said for a in phrasing.asides(s, keep)]
         out += [("relation stated each way", s) for s in phrasing.mutual(said)]
+        if end and item.answer.strip().lower() not in ("yes", "no"):
+            out += [(why, end.group("claim")) for why in closing_slips(end.group("claim"), item, text)]
         for s in sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]])):
             out += [("broken source text", b) for b in phrasing.broken_source(s)]
+    return out
+
+
+_KIND_CLAIM = re.compile(r"^the (?P<noun>(?:type|kind|sort|genre|form) of [a-z]+) (?:is|was) (?P<answer>.+)$")
+
+
+def closing_slips(claim: str, item, text: str) -> list[str]:
+    """What a reader stops at in a closing's claim (``closing``): a kind answer without its
+    article ("the type of movie is South Korean horror film"), a common word capitalised after
+    "the answer is" ("the answer is Anabolic steroids"), the question read back as the claim's
+    subject, longer than ``closing.ECHO_WORDS`` words before the answer."""
+    out = []
+    kind = _KIND_CLAIM.match(claim)
+    if kind and with_article(kind.group("noun"), kind.group("answer")) != kind.group("answer"):
+        out.append("kind answer without its article")
+    plain = re.match(r"the answer is (.+)$", claim)
+    if plain and common_cased(plain.group(1), text) != plain.group(1):
+        out.append("common word capitalised in the closing")
+    answer = item.answer.strip()
+    at = claim.lower().find(answer.lower())
+    subject = claim[:at] if at > 0 else ""
+    if len(re.sub(r" (?:is|was|are|were)(?: [a-z]+)*(?: (?:in|on))? $", " ", subject).split()) > ECHO_WORDS:
+        out.append("question read back in the closing")
     return out
 
 
@@ -106,6 +132,9 @@ def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
             "\n".join([*part["evidence"], part["reasoning"], *part["after"]])) if unnamed_things(s)]
         said = sentences(CONCLUSION.sub("", part["reasoning"]))
         out += [("full list of names", s) for s in said if long_lists(s)]
+        out += [("padded tail", s) for s in said if pruned(s, item) != s]
+        out += [("other name never tied", s) for s in said for h in hops(item)
+                if aliased(s, item, h) != s]
         out += [("off-topic padding", c)
                 for c in chain_rules.padding(
                     [c for s in said for c in chain_rules.clauses(s)], item)]

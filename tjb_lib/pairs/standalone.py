@@ -71,7 +71,8 @@ _LOST_DASH = re.compile(rf"\b(\d{{4}})(\d{{1,2}} (?:{MONTHS}) \d{{4}})")
 _LEADING_NOUN = re.compile(r"^(The|This|These)\s+([a-z]+)\b(?![/-])(?!\s+[A-Z])")
 # A verb right after "The <noun>": the noun is the sentence's subject ("The base was named").
 _VERB_NEXT = re.compile(r"^(?:['’]s)? (?:is|was|are|were|has|had|have|will|would|can|could|"
-                        r"[a-z]+ed|[a-z]+s)\b")
+                        r"[a-z]+ed|[a-z]+s|saw|won|took|made|became|began|fought|held|left|led|"
+                        r"gave|went|came|grew|ran|wrote|sold|lost|met)\b")
 # A form of be or have right after "The <noun>": the noun is a part of the entity ("The
 # premise is ..."), not an adjective ("The sole species", "The metabolic acidosis").
 _BE_NEXT = re.compile(r"^ (?:is|was|are|were|has|had|have)\b")
@@ -176,6 +177,10 @@ class Entity:
     kinds: frozenset[str]         # nouns that describe it ("film", "band")
     article: str = ""             # "the " where the paragraph says "The <name>" mid-sentence
     season: bool = False          # a season page: "the season" is named, "the team" is not
+    #: the person a "he"/"she" of a page about no person means: its opening sentence's subject
+    #: or the person it credits ("Owner earnings is a valuation method detailed by Warren
+    #: Buffett ... He stated ...")
+    owner: str | None = None
 
     def called(self, start: bool, possessive: bool = False) -> str:
         """The name as a sentence writes it: with its article, capitalised at the start."""
@@ -295,6 +300,15 @@ def sentence_groups(sentences: tuple[str, ...]) -> list[str]:
     return out
 
 
+def _name_like(title: str) -> bool:
+    """Can ``title`` be a person's name: every word capitalised but a name's particles ("Owner
+    earnings", whose paragraph goes on "He stated ...", is no person: the "he" is its author)?"""
+    return all(w[:1].isupper() or w in _NAME_PARTICLES for w in title.split())
+
+
+_NAME_PARTICLES = frozenset("van von de da del der di la le du bin ibn al y dos das the of".split())
+
+
 @functools.lru_cache(maxsize=None)
 def paragraph_entity(title: str, sentences: tuple[str, ...]) -> Entity:
     first = sentence_groups(sentences)[0] if sentences else ""
@@ -302,19 +316,31 @@ def paragraph_entity(title: str, sentences: tuple[str, ...]) -> Entity:
     he = len(re.findall(r"\b(?:he|his|him)\b", text, re.I))
     she = len(re.findall(r"\b(?:she|her|hers)\b", text, re.I))
     leads = [s.split()[0].lower() for s in sentences[1:] if s.split()]
-    person = bool(PERSON_NOTE.search(first)) or (
-        any(w in ("he", "she", "his", "her") for w in leads)
-        and not any(w in ("it", "its") for w in leads))
-    gender = None
-    if person and he != she:
-        gender = "he" if he > she else "she"
     form = name_form(title, text)
     name, article = form if form else (None, "")
     if form and not article and not _OF_SUBJECT.match(short_name(html.unescape(title))):
         name = entity_name(title, first)
         article = "the " if re.match(rf"(?:The|A|An) {re.escape(name)}\b", first) else ""
+    person = bool(PERSON_NOTE.search(first)) or (
+        any(w in ("he", "she", "his", "her") for w in leads)
+        and not any(w in ("it", "its") for w in leads) and _name_like(name or short_name(title)))
+    gender = None
+    if person and he != she:
+        gender = "he" if he > she else "she"
+    owner = None if person or not any(w in ("he", "she") for w in leads) else _person_in(first)
     return Entity(name, person, gender, _kinds(title, first), article,
-                  bool(_SEASON.match(short_name(html.unescape(title)))))
+                  bool(_SEASON.match(short_name(html.unescape(title)))), owner)
+
+
+_PERSON_SUBJECT = re.compile(r"^((?:[A-Z][\w'’.-]+ ){1,2}[A-Z][\w'’.-]+) (?:is|was)\b")
+_PERSON_CREDITED = re.compile(r"\bby ((?:[A-Z][a-z]+ ){1,2}[A-Z][a-z]+)\b")
+
+
+def _person_in(first: str) -> str | None:
+    """The person a page about no person names in its opening sentence: its subject ("Mike
+    Cavan was the coach ...") or whom it credits ("... detailed by Warren Buffett in 1986")."""
+    m = _PERSON_SUBJECT.match(first) or _PERSON_CREDITED.search(first)
+    return m.group(1) if m else None
 
 
 def entity_of(item: HotpotItem, title: str) -> Entity:
@@ -331,6 +357,8 @@ def _subject(rest: str, entity: Entity, after_intro: bool) -> str | None:
     first = rest.split(" ", 1)[0].rstrip(",")
     start = not after_intro
     if first.lower() in SUBJECT and (first[0].isupper() or after_intro):
+        if entity.owner and SUBJECT[first.lower()] in ("he", "she") and first.lower() not in POSSESSIVE:
+            return entity.owner + rest[len(first):]
         if (not entity.takes(first) or entity.name is None or entity.season
                 or _EXPLETIVE.match(rest[0].upper() + rest[1:])):
             return None
@@ -502,6 +530,11 @@ _SUBJECT_VERB = r"(?='s [a-z]| (?:is|was|are|were|had|has|became|also|then|later
 _WITH_PERSON = frozenset("alongside opposite with starring by".split())
 
 
+# Words after which a capitalised word is a place, not a person called by surname ("the
+# Catholic Church in Ireland is ...": never "in Official Ireland").
+_PLACE_BEFORE = frozenset("in of at from to on near across".split())
+
+
 def _bare_at(sentence: str, surname: str) -> re.Match | None:
     """Where ``sentence`` first uses ``surname`` alone: as a subject (``_SUBJECT_VERB``), or
     named among others with no other capitalised word touching it ("Alongside Butler and
@@ -513,7 +546,8 @@ def _bare_at(sentence: str, surname: str) -> re.Match | None:
         cast = last.lower() in _WITH_PERSON or (
             last in ("and", "&") and len(before) > 1 and before[-2].lower() in _WITH_PERSON)
         if re.match(_SUBJECT_VERB, sentence[m.end():]) and (
-                not before or last in _ROLES or re.fullmatch(r"[a-z][\w'’-]*[,;]?", last)
+                not before or last in _ROLES or (re.fullmatch(r"[a-z][\w'’-]*[,;]?", last)
+                                                 and last not in _PLACE_BEFORE)
                 or last.endswith(",")):          # 'Dubbed the "Prince of tenors", Corelli ...'):
             return m
         if cast or (last in ("and", "&") and len(before) > 2
