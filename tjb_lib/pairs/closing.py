@@ -69,8 +69,9 @@ def yes_no(question: str, answer: str, they: bool = False) -> str | None:
     if not predicate:
         return None
     pred = " ".join(predicate)
-    both = both and not re.search(r"\b(?:same|different)\b", pred)
     reply = answer.lower()
+    # a "no" denies the pair, not each: "no, they were not both from the U.S."
+    both = (both or reply == "no") and not re.search(r"\b(?:same|different)\b", pred)
     if aux in ("do", "does", "did") and reply == "yes":
         return f"{reply}, {subject}{' both' if both else ''} {pred}"
     verb = aux if reply == "yes" else _NOT[aux]
@@ -206,8 +207,9 @@ def _noun_is(noun: str, answer: str) -> str | None:
     the noun ("the family is Mountbatten family")."""
     head = noun.split()[-1].lower()
     if (not _fits(answer) or answer.lower().startswith(noun.lower())
-            or re.search(rf"\b{re.escape(head)}\b", answer)):
-        return None
+            or re.search(rf"\b{re.escape(head)}\b", answer)
+            or re.fullmatch(rf"(?:{MONTHS}|\d+) and (?:{MONTHS}|\d+)", answer)):
+        return None                      # not "the month is March and April"
     plural = " of " not in noun and re.search(r"(?<![su])s$", head) and head not in (
         "series", "species", "news")
     return f"the {noun} {'are' if plural else 'is'} {answer}"
@@ -262,7 +264,16 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str
     return f"the answer is {answer}"
 
 
+def qualified(answer: str, text: str) -> str:
+    """A figure with the bound ``text`` gives it ("more than 250 million" where the paragraph
+    says Dahl's books "sold more than 250 million copies"): readers stopped at a conclusion
+    that dropped it."""
+    m = re.search(rf"\b(more than|over|nearly|almost|about|at least|around|up to) "
+                  rf"{re.escape(answer)}(?![\d.,]\d)", text) if answer[:1].isdigit() else None
+    return f"{m.group(1)} {answer}" if m else answer
+
+
 def close(step: str, question: str, answer: str, avoid: tuple[str, ...] = (), text: str = "") -> str:
     """The last step with the claim it decides joined on, as one sentence."""
-    said = statement(question, answer, avoid, text)
+    said = statement(question, qualified(answer, text), avoid, text)
     return re.sub(r"([.!?])\.$", r"\1", f"{unstopped(step)}, so {said}.")

@@ -230,6 +230,11 @@ WRONG_APPOSITIVE = re.compile(r"\b((?:city|town|village) of [A-Z][\w-]*(?: [A-Z]
                               r"(?:province|state|country|region|county)"
                               r"(?: of [A-Z][\w-]*(?: [A-Z][\w-]*)*)?(?=[.;]|$)")
 
+# A readership left bare after a publication's kind, its "for" lost ("Tea Moderna is a
+# Macedonian woman's weekly magazine women."): blind readers quoted it as garbled.
+BARE_READERSHIP = re.compile(r"\b(magazines?|newspapers?|journals?|weekly|monthly|periodicals?) "
+                             r"(women|men|girls|boys|children|teens|teenagers)(?=[.;,]|$)")
+
 
 def broken_source(sentence: str) -> list[str]:
     """The pieces of source text in ``sentence`` that read broken."""
@@ -238,6 +243,7 @@ def broken_source(sentence: str) -> list[str]:
     out += [m.group(0) for m in _MID_CAPITAL.finditer(sentence)]
     out += [m.group(0) for m in LOST_UNITS.finditer(sentence)]
     out += [m.group(0) for m in INCHES.finditer(sentence)]
+    out += [m.group(0) for m in BARE_READERSHIP.finditer(sentence)]
     for rx in (QUOTE_POSSESSIVE, SPLIT_OKINA, DATE_COMMA, WRONG_APPOSITIVE):
         out += [sentence[max(m.start() - 12, 0):m.end() + 4] for m in rx.finditer(sentence)]
     return out + [c[:40] for c in CLAIM.sub("", sentence).split("; ") if verbless(c)]
@@ -250,6 +256,7 @@ def repaired_source(sentence: str) -> str:
     for i in reversed(_open_quote_spaces(t)):
         t = t[:i + 1] + t[i + 1:].lstrip(" ")
     t = INCHES.sub(r"\1-inch ", LOST_UNITS.sub("", WRONG_APPOSITIVE.sub(r"\1", t)))
+    t = BARE_READERSHIP.sub(r"\1 for \2", t)
     if verbless(t):
         m = VERBLESS.match(t)
         kind = m.group("kind")

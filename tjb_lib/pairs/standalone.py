@@ -347,7 +347,9 @@ def _subject(rest: str, entity: Entity, after_intro: bool) -> str | None:
     if entity.described_by(noun) and (noun in DESCRIPTORS or named[-1].startswith(noun)
                                       or noun not in named):
         after = rest[d.end():]
-        if after.startswith("'s"):
+        if entity.name.split()[-1][:1].islower() and noun not in named and noun != "season":
+            after = f" {noun}{after}"        # "The team" -> "the Vermont ... men's soccer team"
+        elif after.startswith("'s"):
             return entity.called(start, True) + after[2:]
         return entity.called(start) + after
     if (d.group(1) == "The" and d.group(2) not in DESCRIPTORS | NOT_PARTS
