@@ -110,3 +110,23 @@ def test_a_participle_after_a_semicolon_is_lowered():
     joined = "X is a film; Set on a fictional Earth, X follows a young Apatosaurus."
     assert capitals_after_semicolons(joined, text) == ["Set"]
     assert capitals_after_semicolons(joined.replace("; Set", "; set"), text) == []
+
+
+def test_a_bare_kind_takes_its_article():
+    shown = "Christianity Today magazine is an evangelical Christian periodical."
+    q = "What type of magazine is Eugene Habecker the chairman of?"
+    said = statement(q, "evangelical Christian periodical", text=shown)
+    assert said == "the type of magazine is an evangelical Christian periodical"
+    answer = "evangelical Christian periodical"
+    assert readable.bare_kind(f"X, so the type of magazine is {answer}.", answer, shown)
+    assert not readable.bare_kind(f"X, so {said}.", answer, shown)
+
+
+def test_a_questions_slip_is_not_echoed():
+    q = ("What is the name of the film starring Rose McGowan and features the character Earl "
+         "McGraw's daughter?")
+    said = statement(q, "Planet Terror")
+    assert "and features" not in said
+    assert readable.ECHOED_SLIP.search("X, so the name of the film starring Rose McGowan and "
+                                       "features the character is Planet Terror.")
+    assert not readable.ECHOED_SLIP.search(f"X, so {said}.")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from tjb_lib.pairs.phrasing import DOUBLED_VERB, echoed_noun, respelt
+from tjb_lib.pairs.phrasing import DOUBLED_VERB, KIND_NOUN, echoed_noun, respelt
 from tjb_lib.pairs.reasoning import unstopped
 from tjb_lib.pairs.slips import GLUED
 from tjb_lib.text import MONTHS
@@ -90,6 +90,8 @@ def _claim(rest: str) -> str | None:
                 return None
             rest = rest[:name.start()]
     rest = rest.strip(" ,:-")
+    if re.search(r"\b[a-z]+ing\b[^,]* and (?:features|stars|includes|has|is|was)\b", rest):
+        return None                      # "the film starring Rose McGowan and features ..."
     if (not rest or len(rest.split()) > _MAX_WORDS
             or re.search(r"\b(?:he|she|they|it|in|on|at|for|from|to|with|by|of|be)$", rest)):
         return None
@@ -202,6 +204,16 @@ def sought_noun(question: str) -> str | None:
     return noun
 
 
+def with_article(answer: str, text: str) -> str:
+    """A kind given bare ("super-regional shopping mall") with the article ``text`` gives it
+    ("Opry Mills is a super-regional shopping mall"): readers stopped at "the type of magazine
+    is evangelical Christian periodical"."""
+    if not re.fullmatch(r"[a-z][^\d,;.]*", answer):
+        return answer
+    m = re.search(rf"\b(an?) {re.escape(answer)}\b", text, re.I)
+    return f"{m.group(1).lower()} {answer}" if m else answer
+
+
 def _noun_is(noun: str, answer: str) -> str | None:
     """"the river is Richmond", "the years are 1963 to 1991"; None where the answer repeats
     the noun ("the family is Mountbatten family")."""
@@ -253,10 +265,12 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str
         forms = [yes_no(question, answer), yes_no(question, answer, they=True)]
     else:
         noun = sought_noun(question)
+        kind = with_article(answer, text)
         forms = [kind_of(question, answer, text), subject_question(question, answer),
                  what_is(question, answer),
                  when(question, answer), where(question, answer),
-                 _noun_is(noun, answer) if noun and not echoed_noun(noun, answer, text) else None]
+                 _noun_is(noun, kind if KIND_NOUN.match(noun) else answer)
+                 if noun and not echoed_noun(noun, answer, text) else None]
     for said in map(respelt, filter(None, forms)):
         if said and not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)(?!['’]s? (?-i:[A-Z]))", said, re.I)
                             and n.lower() not in answer.lower() for n in avoid):

@@ -105,6 +105,10 @@ def respelt(claim: str) -> str:
     return claim
 
 
+# A noun that asks for a kind, which a description answers ("type of magazine").
+KIND_NOUN = re.compile(r"(?:type|kind|sort|genre|form|class) of\b")
+
+
 def echoed_noun(noun: str, answer: str, text: str = "") -> str | None:
     """Why "the <noun> is <answer>" names the question's noun, not the answer's (None: it
     reads): a capital from the question ("the British University", "the Nationality"), a
@@ -121,8 +125,8 @@ def echoed_noun(noun: str, answer: str, text: str = "") -> str | None:
         return "question's capital"
     if (DEMONYM.match(a) and head in _PLACE_NOUNS) or (_PERSON_NOUN.match(a) and head in _FIELD_NOUNS):
         return "adjective for a noun"
-    if re.match(r"(?:an?|one) ", a):
-        return "description for a name"
+    if re.match(r"(?:an?|one) ", a) and not KIND_NOUN.match(noun):
+        return "description for a name"     # not "the type of film is a documentary"
     if re.match(r"[A-Z][\w-]*(?: [A-Z][\w-]*)* (?:[A-Z][\w-]*|[a-z]+)$", a) and re.search(
             r" (?:[Pp]arty|[Ff]orce|[Ff]ilm|[Bb]omber|[Aa]rmy|[Cc]ampaign)$", a):
         return "name without its article"

@@ -247,6 +247,23 @@ DENIED_EACH = re.compile(r", so no, (?:they|[^,]+? and [^,]+?) (?:are|were|is|wa
                          r"has|can|could)(?: not|n't) (?!both\b)(?![^.]*\b(?:same|different)\b)")
 
 
+# A question's own slip echoed in the conclusion: a participle coordinated with a finite verb
+# ("so the name of the film starring Rose McGowan and features the character ... is").
+ECHOED_SLIP = re.compile(r", so the [a-z]+ of the [a-z]+ [a-z]+ing\b[^,]* and (?:features|stars|"
+                         r"includes|has|is|was)\b")
+
+
+def bare_kind(sentence: str, answer: str, shown: str) -> bool:
+    """A conclusion that gives a kind without the article the text gives it ("so the type of
+    magazine is evangelical Christian periodical" where the magazine "is an evangelical
+    Christian periodical")."""
+    a = answer.strip()
+    return (bool(re.fullmatch(r"[a-z][^\d,;.]*", a))
+            and bool(re.search(rf", so the (?:type|kind|sort|genre|form|class) of [a-z ]+ "
+                               rf"(?:is|was|are|were) {re.escape(a)}\.?$", sentence))
+            and bool(re.search(rf"\ban? {re.escape(a)}\b", shown, re.I)))
+
+
 def miscounted_sources(sentence: str, lines: int, titles: int) -> bool:
     """A generic support clause that counts its sources as two ("Of the two quotations", "the
     other") where the side shows another number of them in the word it names them by
@@ -305,8 +322,12 @@ def graded_stops(p: Pair, item, side: str) -> list[tuple[str, str]]:
                 if miscounted_sources(s, len(part["evidence"]), titles)]
     for rule, rx in (("birth in the present tense", BORN_NOW), ("team without its noun",
                      NOUNLESS_TEAM), ("one noun for two", ONE_FOR_TWO),
-                     ("a no that denies each", DENIED_EACH)):
+                     ("a no that denies each", DENIED_EACH), ("question's slip echoed",
+                                                              ECHOED_SLIP)):
         out += [(rule, s) for s in said if rx.search(s)]
+    shown = "\n".join([*part["evidence"], part["reasoning"]])
+    if said and bare_kind(said[-1], item.answer, shown):
+        out.append(("kind without its article", said[-1]))
     if part["reasoning"] and bound_dropped(part["reasoning"], item.answer):
         out.append(("bound dropped", said[-1]))
     if kind_for_name(p, item, side):

@@ -31,7 +31,7 @@ CHAIN_OF_TWO = (
     "Followed through, the two {src} connect the clue in the wording to the fact that resolves it",
     "Once the two {src} are considered jointly, the reply becomes clear",
     "Combining what the two {src} report yields the result",
-    "With both {src} in view, the chain from description to conclusion is complete",
+    "With both {src} in view, nothing is left to guess",
 )
 CHAIN_OF_MORE = (
     "No single one of the {src} answers this on its own, but read together they do",
@@ -42,7 +42,7 @@ CHAIN_OF_MORE = (
     "Followed through, the {src} connect the clue in the wording to the fact that resolves it",
     "Once the {src} are considered jointly, the reply becomes clear",
     "Combining what the {src} report yields the result",
-    "With all of the {src} in view, the chain from description to conclusion is complete",
+    "With all of the {src} in view, nothing is left to guess",
 )
 COMPARISON_OF_TWO = (
     "Setting the two {src} side by side decides it",
