@@ -130,3 +130,12 @@ def test_a_questions_slip_is_not_echoed():
     assert readable.ECHOED_SLIP.search("X, so the name of the film starring Rose McGowan and "
                                        "features the character is Planet Terror.")
     assert not readable.ECHOED_SLIP.search(f"X, so {said}.")
+
+
+def test_a_possessive_name_takes_no_second_possessive():
+    from tjb_lib.pairs.standalone import Entity
+
+    firm = Entity("Kellogg's", False, None, frozenset({"company"}))
+    assert firm.called(True, possessive=True) == "Kellogg's"
+    assert readable.DOUBLED_POSSESSIVE.search("Kellogg's's brands include Froot Loops.")
+    assert not readable.DOUBLED_POSSESSIVE.search("Kellogg's brands include Froot Loops.")

@@ -241,6 +241,8 @@ NOUNLESS_TEAM = re.compile(r"\b(?:men's|women's) (?:soccer|basketball|football|h
                            r"(?:competes|plays|played|represents|is|was|won|has|had)\b")
 ONE_FOR_TWO = re.compile(rf"\bthe (?:month|year|day) is (?:{MONTHS}|\d{{4}}) and "
                          rf"(?:{MONTHS}|\d{{4}})\b")
+# A possessive put on a name that is one ("Kellogg's's brands").
+DOUBLED_POSSESSIVE = re.compile(r"\b\w+['’]s['’]s\b")
 # "so no, they were not from the U.S." after one of them was: a "no" denies the pair, and says
 # "not both" unless the question compares ("the same city").
 DENIED_EACH = re.compile(r", so no, (?:they|[^,]+? and [^,]+?) (?:are|were|is|was|do|does|did|have|"
@@ -326,6 +328,7 @@ def graded_stops(p: Pair, item, side: str) -> list[tuple[str, str]]:
                                                               ECHOED_SLIP)):
         out += [(rule, s) for s in said if rx.search(s)]
     shown = "\n".join([*part["evidence"], part["reasoning"]])
+    out += [("possessive doubled", s) for s in sentences(shown) if DOUBLED_POSSESSIVE.search(s)]
     if said and bare_kind(said[-1], item.answer, shown):
         out.append(("kind without its article", said[-1]))
     if part["reasoning"] and bound_dropped(part["reasoning"], item.answer):

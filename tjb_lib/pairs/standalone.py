@@ -179,7 +179,9 @@ class Entity:
 
     def called(self, start: bool, possessive: bool = False) -> str:
         """The name as a sentence writes it: with its article, capitalised at the start."""
-        out = self.article + (self.name or "") + ("'s" if possessive else "")
+        name = self.name or ""
+        owned = possessive and not name.endswith(("'s", "’s"))      # "Kellogg's brands"
+        out = self.article + name + ("'s" if owned else "")
         return out[:1].upper() + out[1:] if start else out
 
     def takes(self, pronoun: str) -> bool:
