@@ -111,6 +111,23 @@ def reasoning_problems(item: HotpotItem) -> list[str]:
                if re.search(r"\b(?:[A-Z]\.)+[A-Z]$|\b(?:Jr|Sr|Inc|Ltd|Co|Dr|St)\.?$", step)])
 
 
+def named_kind(item: HotpotItem) -> str | None:
+    """The thing the evidence names where the gold answer is only the kind the question itself
+    asks for ("What is the international football competition for women that Liu Ailing
+    played in ...?" -> "the FIFA Women's World Cup", which "is an international football
+    competition"): blind readers stopped at "Answer: international football competition", a
+    kind instead of the name; None where the gold answer is a name."""
+    kind = item.answer.strip()
+    if not re.fullmatch(r"[a-z][a-z' -]*", kind) or f"the {kind}" not in item.question.lower():
+        return None
+    for h in hops(item):
+        for sent in hop_sentences(item, h):
+            m = re.match(rf"((?:The )?[A-Z][^,;()]*?) (?:is|was) an? {re.escape(kind)}\b", sent)
+            if m:
+                return re.sub(r"^The ", "the ", m.group(1))
+    return None
+
+
 def _evidence(item: HotpotItem, title: str, sid: int) -> Evidence:
     text = standalone(item, title, sid)
     if text is None:
@@ -141,7 +158,7 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
     (``reasoning.joined``).
     """
     gold = item.answer.strip().rstrip(",;:").strip()   # "Golden Valley, Minnesota," as given
-    ans = (answer or gold).strip()
+    ans = (answer or named_kind(item) or gold).strip()
     r = r or random.Random(f"voice:{item.id}")
     spared = tuple(n for h in dict.fromkeys(filter(None, (drop_hop, *unnamed)))
                    for n in sorted({short_name(h), entity_of(item, h).name or short_name(h)}))
@@ -160,7 +177,8 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
         if tuple(_tokens(e.text)) not in seen:
             seen.add(tuple(_tokens(e.text)))
             ev.append(e)
-    generic = voice.generic_support(r, comparative(item, hops(item)))
+    generic = voice.generic_support(r, comparative(item, hops(item)), len(ev),
+                                    len({e.source for e in ev}))
     text = capitals.item_text(item)          # decides a joined word's case (``capitals``)
     if reasoning == "specific":
         support = {h: hop_sentences(item, h) for h in hops(item)}

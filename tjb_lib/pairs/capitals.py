@@ -66,10 +66,18 @@ def common(word: str, text: str, following: str = "") -> bool:
         return False
     if low in _function_words():
         return True
+    if word in _PARTICIPLES and following in _function_words():
+        return True                      # "; set on a fictional Earth", "; born in Venice"
     if titled(word, text):
         return False
     named = len(re.findall(rf"{mid}{re.escape(word)}\b", text))
     return len(re.findall(rf"\b{re.escape(low)}\b", text)) > named
+
+
+# Participles that open a sentence's phrase before a preposition ("Set on a fictional Earth,
+# ..."): common words there even where the paragraphs never write them in lower case.
+_PARTICIPLES = frozenset("Set Born Led Known Built Made Held Run Written Based Located Founded "
+                         "Released Published Directed Produced Formed Named Raised".split())
 
 
 # A capitalised first word (not "SMU", "YouTube", "A&R") and the word after it.

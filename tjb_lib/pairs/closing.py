@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from tjb_lib.pairs import capitals
-from tjb_lib.pairs.phrasing import DOUBLED_VERB, echoed_noun, respelt
+from tjb_lib.pairs.phrasing import DOUBLED_VERB, KIND_NOUN, echoed_noun, respelt
 from tjb_lib.pairs.reasoning import unstopped
 from tjb_lib.pairs.slips import GLUED
 from tjb_lib.text import MONTHS
@@ -70,8 +70,9 @@ def yes_no(question: str, answer: str, they: bool = False) -> str | None:
     if not predicate:
         return None
     pred = " ".join(predicate)
-    both = both and not re.search(r"\b(?:same|different)\b", pred)
     reply = answer.lower()
+    # a "no" denies the pair, not each: "no, they were not both from the U.S."
+    both = (both or reply == "no") and not re.search(r"\b(?:same|different)\b", pred)
     if aux in ("do", "does", "did") and reply == "yes":
         return f"{reply}, {subject}{' both' if both else ''} {pred}"
     verb = aux if reply == "yes" else _NOT[aux]
@@ -90,6 +91,8 @@ def _claim(rest: str) -> str | None:
                 return None
             rest = rest[:name.start()]
     rest = rest.strip(" ,:-")
+    if re.search(r"\b[a-z]+ing\b[^,]* and (?:features|stars|includes|has|is|was)\b", rest):
+        return None                      # "the film starring Rose McGowan and features ..."
     if (not rest or len(rest.split()) > _MAX_WORDS or _echoing(rest)
             or re.search(r"\b(?:he|she|they|it|in|on|at|for|from|to|with|by|of|be)$", rest)):
         return None
@@ -225,11 +228,12 @@ def _noun_is(noun: str, answer: str) -> str | None:
     the noun ("the family is Mountbatten family")."""
     head = noun.split()[-1].lower()
     if (not _fits(answer) or answer.lower().startswith(noun.lower())
-            or re.search(rf"\b{re.escape(head)}\b", answer)):
-        return None
+            or re.search(rf"\b{re.escape(head)}\b", answer)
+            or re.fullmatch(rf"(?:{MONTHS}|\d+) and (?:{MONTHS}|\d+)", answer)):
+        return None                      # not "the month is March and April"
     plural = " of " not in noun and re.search(r"(?<![su])s$", head) and head not in (
         "series", "species", "news")
-    return f"the {noun} {'are' if plural else 'is'} {with_article(noun, answer)}"
+    return f"the {noun} {'are' if plural else 'is'} {answer}"
 
 
 # A thing that a "what type of ..." answer names one of ("documentary", "video game").
@@ -238,15 +242,22 @@ _COUNTED = frozenset("film movie documentary game periodical magazine newspaper 
                      "shrub dog breed bird fish vehicle aircraft car ship".split())
 
 
-def with_article(noun: str, answer: str) -> str:
-    """A kind answer to "what type of ..." with its article ("the type of movie is a South
-    Korean horror film"; not "the type of film is documentary"): blind readers stopped where
-    it had none. A name, a plural or an uncounted kind ("rock", "business") as it is."""
-    last = answer.split()[-1] if answer.split() else ""
-    if (not re.match(r"(?:type|kind|sort|genre|form) of ", noun) or not last.islower()
-            or last not in _COUNTED or re.match(r"(?:an?|the)\b", answer, re.I)):
+def with_article(noun: str, answer: str, text: str = "") -> str:
+    """A kind answer to "what type of ..." with its article, the one ``text`` (the item's
+    paragraphs) gives it ("the type of magazine is an evangelical Christian periodical") or,
+    for a thing counted, by its first sound ("the type of movie is a South Korean horror
+    film"): blind readers stopped where it had none. A name, a plural or an uncounted kind
+    ("rock") as it is."""
+    words = answer.split()
+    if (not KIND_NOUN.match(noun) or not words or not words[-1].islower()
+            or re.match(r"(?:an?|the)\b", answer, re.I)):
         return answer
-    return f"{'an' if answer[0].lower() in 'aeiou' else 'a'} {answer}"
+    given = re.search(rf"\b(an?) {re.escape(answer)}\b", text, re.I) if text else None
+    if given:
+        return f"{given.group(1).lower()} {answer}"
+    if words[-1] in _COUNTED:
+        return f"{'an' if answer[0].lower() in 'aeiou' else 'a'} {answer}"
+    return answer
 
 
 # An answer that is a kind, not a name ("a pinball machine", "a minor basilica").
@@ -290,8 +301,8 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str
         forms = [kind_of(question, answer, text), subject_question(question, answer),
                  what_is(question, answer),
                  when(question, answer), where(question, answer),
-                 _noun_is(noun, _articled(answer, text)) if noun and not echoed_noun(noun, answer, text)
-                 else None]
+                 _noun_is(noun, with_article(noun, _articled(answer, text), text))
+                 if noun and not echoed_noun(noun, answer, text) else None]
     for said in map(respelt, filter(None, forms)):
         if said and not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)(?!['’]s? (?-i:[A-Z]))", said, re.I)
                             and n.lower() not in answer.lower() for n in avoid):
@@ -319,7 +330,16 @@ def _articled(answer: str, text: str) -> str:
     return f"the {answer}" if uses and all(uses) else answer
 
 
+def qualified(answer: str, text: str) -> str:
+    """A figure with the bound ``text`` gives it ("more than 250 million" where the paragraph
+    says Dahl's books "sold more than 250 million copies"): readers stopped at a conclusion
+    that dropped it."""
+    m = re.search(rf"\b(more than|over|nearly|almost|about|at least|around|up to) "
+                  rf"{re.escape(answer)}(?![\d.,]\d)", text) if answer[:1].isdigit() else None
+    return f"{m.group(1)} {answer}" if m else answer
+
+
 def close(step: str, question: str, answer: str, avoid: tuple[str, ...] = (), text: str = "") -> str:
     """The last step with the claim it decides joined on, as one sentence."""
-    said = statement(question, answer, avoid, text)
+    said = statement(question, qualified(answer, text), avoid, text)
     return re.sub(r"([.!?])\.$", r"\1", f"{unstopped(step)}, so {said}.")

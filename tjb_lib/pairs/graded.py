@@ -5,12 +5,13 @@ names each hop and link, the cited side's reasoning is generic support drawn fro
 phrasings (target quality_soft, gold Tie: the human boundary).
 moderate_hotpotqa: plain has the full chain; the cited side has the display but omits one
 *necessary* hop: the bridge of a bridge question, or one compared entity of a comparison.
-Half of the bridge omissions (seeded) weaken the hop instead: the cited side shows another
-sentence of the bridge paragraph that does not carry the link. ``necessity_problems`` is the
-rule every pair passes (items that fail are not used): the kept evidence never names the
-omitted entity, a bridge question does not name the kept hop's entity itself, the kept
-evidence states the answer, and a weakening sentence names neither the kept entity nor the
-answer (target quality_moderate, gold plain).
+Half of the bridge omissions (seeded) weaken the hop instead where the bridge paragraph has a
+sentence on the question's topic that does not carry the link (``stands_in``; few do): the
+cited side shows it in the link's place. ``necessity_problems`` is the rule every pair passes
+(items that fail are not used): the kept evidence never names the omitted entity, a bridge
+question does not name the kept hop's entity itself, the kept evidence states the answer, and
+a weakening sentence names neither the kept entity nor the answer (target quality_moderate,
+gold plain).
 moderate_finqa: same answer and the same gold lines, from programs of two or more steps; the
 cited side leaves out one intermediate step (the denominator of a later division, else the
 earliest quantity computed from the filing that a later step uses) and nothing else, so the
@@ -26,6 +27,7 @@ from tjb_lib.pairs.filing import NUMBER, clean_line, figures, value
 from tjb_lib.pairs.slips import ALSO
 from tjb_lib.pairs.standalone import short_name
 from tjb_lib.pairs.finqa_voice import equation, rescaled_tail
+from tjb_lib.pairs.natural import on_topic
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import MECHANICAL_CUES, render
 from tjb_lib.pairs.standalone import standalone
@@ -34,6 +36,9 @@ from tjb_lib.records import Pair
 
 CONVERSION_CONSTANTS = {"100", "1000", "1000000", "const_100", "const_1000", "const_1000000"}
 P_WEAKEN = 0.5
+#: content words of the question, names aside, a weakening sentence shares: blind readers
+#: stopped at a stand-in that only echoes a detail ("... aired on MBC on Wednesdays to Thursdays")
+STAND_IN_TOPIC_WORDS = 3
 
 
 def soft_hotpotqa(split: str, items: list[HotpotItem], seed: int) -> list[Pair]:
@@ -57,8 +62,17 @@ def soft_hotpotqa(split: str, items: list[HotpotItem], seed: int) -> list[Pair]:
 
 # ----------------------------------------------------------------------------- moderate HotpotQA
 
+def stands_in(item: HotpotItem, sentence: str) -> bool:
+    """Can ``sentence`` stand in for a hop's link as a weaker answer would: it speaks to the
+    question (``natural.on_topic``, with ``STAND_IN_TOPIC_WORDS`` of its words)? Blind readers
+    stopped at an off-topic one left standing ("worked on the case of New York millionaire
+    Robert Durst")."""
+    return on_topic(item, sentence, STAND_IN_TOPIC_WORDS)
+
+
 def weakening_sentences(item: HotpotItem, drop: str) -> list[int]:
-    """Sentences of the omitted hop's paragraph that could stand in for it without the link."""
+    """Sentences of the omitted hop's paragraph that could stand in for it without the link
+    (``stands_in``)."""
     kept = [h for h in hops(item) if h != drop]
     gold = {s for t, s in item.supporting_facts if t == drop}
     out = []
@@ -67,7 +81,8 @@ def weakening_sentences(item: HotpotItem, drop: str) -> list[int]:
         if (sent is not None and sid not in gold and len(sent.split()) >= 6 and sent[-1:] in ".!?"
                 and not detect_artifacts(sent)
                 and not mentions(sent, item.answer) and item.answer.lower() not in sent.lower()
-                and not any(mentions(sent, short_name(h)) for h in kept)):
+                and not any(mentions(sent, short_name(h)) for h in kept)
+                and stands_in(item, sent)):
             out.append(sid)
     return out
 

@@ -53,7 +53,7 @@ MIN_TOPIC_WORDS = 2    # content words an extra sentence shares with the questio
 _BARE_DESCRIPTION = re.compile(rf"\bthe (?:{'|'.join(sorted(DESCRIPTORS))})\b(?! [A-Z\"“(])")
 
 
-def on_topic(item: HotpotItem, sentence: str) -> bool:
+def on_topic(item: HotpotItem, sentence: str, least: int = MIN_TOPIC_WORDS) -> bool:
     """Does ``sentence`` speak to the question: two of its content words, the hops' names
     aside, are the question's, and it describes nothing it leaves unnamed? Blind readers
     stopped at a paragraph's other sentences ("Ravedeath, 1972's central theme is ..." for a
@@ -61,7 +61,7 @@ def on_topic(item: HotpotItem, sentence: str) -> bool:
     names = content_words(" ".join(f"{short_name(h)} {entity_of(item, h).name or ''}"
                                    for h in hops(item)))
     shared = content_words(sentence) & content_words(item.question) - names
-    return len(shared) >= MIN_TOPIC_WORDS and not _BARE_DESCRIPTION.search(sentence)
+    return len(shared) >= least and not _BARE_DESCRIPTION.search(sentence)
 
 
 def extra_sentences(item: HotpotItem) -> list[tuple[str, int]]:

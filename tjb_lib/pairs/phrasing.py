@@ -105,6 +105,10 @@ def respelt(claim: str) -> str:
     return claim
 
 
+# A noun that asks for a kind, which a description answers ("type of magazine").
+KIND_NOUN = re.compile(r"(?:type|kind|sort|genre|form|class) of\b")
+
+
 def echoed_noun(noun: str, answer: str, text: str = "") -> str | None:
     """Why "the <noun> is <answer>" names the question's noun, not the answer's (None: it
     reads): a capital from the question ("the British University", "the Nationality"), a
@@ -121,8 +125,8 @@ def echoed_noun(noun: str, answer: str, text: str = "") -> str | None:
         return "question's capital"
     if (DEMONYM.match(a) and head in _PLACE_NOUNS) or (_PERSON_NOUN.match(a) and head in _FIELD_NOUNS):
         return "adjective for a noun"
-    if re.match(r"(?:an?|one) ", a) and not re.match(r"(?:type|kind|sort|genre|form) of ", noun):
-        return "description for a name"   # "the type of film is a documentary" reads
+    if re.match(r"(?:an?|one) ", a) and not KIND_NOUN.match(noun):
+        return "description for a name"     # "the type of film is a documentary" reads
     if re.match(r"[A-Z][\w-]*(?: [A-Z][\w-]*)* (?:[A-Z][\w-]*|[a-z]+)$", a) and re.search(
             r" (?:[Pp]arty|[Ff]orce|[Ff]ilm|[Bb]omber|[Aa]rmy|[Cc]ampaign)$", a):
         return "name without its article"
@@ -230,6 +234,11 @@ WRONG_APPOSITIVE = re.compile(r"\b((?:city|town|village) of [A-Z][\w-]*(?: [A-Z]
                               r"(?:province|state|country|region|county)"
                               r"(?: of [A-Z][\w-]*(?: [A-Z][\w-]*)*)?(?=[.;]|$)")
 
+# A readership left bare after a publication's kind, its "for" lost ("Tea Moderna is a
+# Macedonian woman's weekly magazine women."): blind readers quoted it as garbled.
+BARE_READERSHIP = re.compile(r"\b(magazines?|newspapers?|journals?|weekly|monthly|periodicals?) "
+                             r"(women|men|girls|boys|children|teens|teenagers)(?=[.;,]|$)")
+
 
 def broken_source(sentence: str) -> list[str]:
     """The pieces of source text in ``sentence`` that read broken."""
@@ -238,6 +247,7 @@ def broken_source(sentence: str) -> list[str]:
     out += [m.group(0) for m in _MID_CAPITAL.finditer(sentence)]
     out += [m.group(0) for m in LOST_UNITS.finditer(sentence)]
     out += [m.group(0) for m in INCHES.finditer(sentence)]
+    out += [m.group(0) for m in BARE_READERSHIP.finditer(sentence)]
     for rx in (QUOTE_POSSESSIVE, SPLIT_OKINA, DATE_COMMA, WRONG_APPOSITIVE):
         out += [sentence[max(m.start() - 12, 0):m.end() + 4] for m in rx.finditer(sentence)]
     return out + [c[:40] for c in CLAIM.sub("", sentence).split("; ") if verbless(c)]
@@ -250,6 +260,7 @@ def repaired_source(sentence: str) -> str:
     for i in reversed(_open_quote_spaces(t)):
         t = t[:i + 1] + t[i + 1:].lstrip(" ")
     t = INCHES.sub(r"\1-inch ", LOST_UNITS.sub("", WRONG_APPOSITIVE.sub(r"\1", t)))
+    t = BARE_READERSHIP.sub(r"\1 for \2", t)
     if verbless(t):
         m = VERBLESS.match(t)
         kind = m.group("kind")

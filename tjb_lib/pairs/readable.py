@@ -223,6 +223,121 @@ def stated(p: Pair, item) -> list[str]:
     return [a for a in (item.answer, p.meta.get("wrong_answer")) if a]
 
 
+# The soft tier's generic support, as the blind readers of 6 December quoted it: stock
+# phrasings ("Each of the extracts supplies one step of the chain", "the entries connect through
+# a shared name" where no name is given) and words that count the sources as two ("Of the two
+# quotations", "the other") over three or four of them.
+TEMPLATED_SUPPORT = re.compile(
+    r"supplies one step of the chain|mentions, the other explains|connect through a shared name"
+    r"|meet at a name they share|the first leads to the second|names what the other describes"
+    r"|leaves off, the other picks up|cover both subjects on the point")
+_AS_TWO = re.compile(r"\b(?:two|both|the other|one against the other)\b")
+# Garbles the graded tiers' readers quoted: a birth in the present tense ("Antonio Vivaldi is
+# born in Venice"), a team page's name without its noun ("the Vermont Catamounts men's soccer
+# competes"), a singular noun for two months ("so the month is March and April").
+BORN_NOW = re.compile(r"\b(?:is|are) born (?:in|on|at)\b")
+NOUNLESS_TEAM = re.compile(r"\b(?:men's|women's) (?:soccer|basketball|football|hockey|lacrosse|"
+                           r"volleyball|rugby|baseball|softball|tennis|golf|ice hockey) "
+                           r"(?:competes|plays|played|represents|is|was|won|has|had)\b")
+ONE_FOR_TWO = re.compile(rf"\bthe (?:month|year|day) is (?:{MONTHS}|\d{{4}}) and "
+                         rf"(?:{MONTHS}|\d{{4}})\b")
+# A possessive put on a name that is one ("Kellogg's's brands").
+DOUBLED_POSSESSIVE = re.compile(r"\b\w+['’]s['’]s\b")
+# "so no, they were not from the U.S." after one of them was: a "no" denies the pair, and says
+# "not both" unless the question compares ("the same city").
+DENIED_EACH = re.compile(r", so no, (?:they|[^,]+? and [^,]+?) (?:are|were|is|was|do|does|did|have|"
+                         r"has|can|could)(?: not|n't) (?!both\b)(?![^.]*\b(?:same|different)\b)")
+
+
+# A question's own slip echoed in the conclusion: a participle coordinated with a finite verb
+# ("so the name of the film starring Rose McGowan and features the character ... is").
+ECHOED_SLIP = re.compile(r", so the [a-z]+ of the [a-z]+ [a-z]+ing\b[^,]* and (?:features|stars|"
+                         r"includes|has|is|was)\b")
+
+
+def bare_kind(sentence: str, answer: str, shown: str) -> bool:
+    """A conclusion that gives a kind without the article the text gives it ("so the type of
+    magazine is evangelical Christian periodical" where the magazine "is an evangelical
+    Christian periodical")."""
+    a = answer.strip()
+    return (bool(re.fullmatch(r"[a-z][^\d,;.]*", a))
+            and bool(re.search(rf", so the (?:type|kind|sort|genre|form|class) of [a-z ]+ "
+                               rf"(?:is|was|are|were) {re.escape(a)}\.?$", sentence))
+            and bool(re.search(rf"\ban? {re.escape(a)}\b", shown, re.I)))
+
+
+def miscounted_sources(sentence: str, lines: int, titles: int) -> bool:
+    """A generic support clause that counts its sources as two ("Of the two quotations", "the
+    other") where the side shows another number of them in the word it names them by
+    (``voice.counted``: pages count titles, quotations lines)."""
+    from tjb_lib.pairs import voice
+
+    claim = _CONCLUSION.sub("", sentence)
+    m = re.search(rf"\b({'|'.join(voice.SOURCES)})\b", claim)
+    return bool(m and _AS_TWO.search(claim)) and voice.counted(m.group(1), lines, titles) != 2
+
+
+def bound_dropped(reasoning: str, answer: str) -> bool:
+    """A conclusion on a bare figure the reasoning gives with its bound ("sold more than 250
+    million copies worldwide, so the answer is 250 million")."""
+    from tjb_lib.pairs.closing import qualified
+
+    m = _CONCLUSION.search(reasoning)
+    if not m or answer.strip() not in m.group(0):
+        return False
+    bound = qualified(answer.strip(), _CONCLUSION.sub("", reasoning))
+    return bound != answer.strip() and bound not in m.group(0)
+
+
+def kind_for_name(p: Pair, item, side: str) -> bool:
+    """An answer line giving the kind the question asks for where the evidence names the thing
+    ("Answer: international football competition" for the FIFA Women's World Cup)."""
+    from tjb_lib.pairs.candidates import named_kind
+
+    said = parts(p, side)["answer"]
+    return bool(named_kind(item)) and re.sub(r"^[^:]*:\s*", "", said).strip(" .") == \
+        item.answer.strip()
+
+
+def off_topic_weakening(p: Pair, item) -> str | None:
+    """The sentence a weakened hop shows in place of its link, where it could not stand in for
+    it (``graded.stands_in``: "... worked on the case of New York millionaire Robert
+    Durst")."""
+    from tjb_lib.pairs.graded import stands_in
+    from tjb_lib.pairs.standalone import standalone
+
+    weak = p.meta.get("weakening_sentence")
+    sent = weak is not None and standalone(item, p.meta["dropped_hop"], weak)
+    return sent if sent and not stands_in(item, sent) else None
+
+
+def graded_stops(p: Pair, item, side: str) -> list[tuple[str, str]]:
+    """(rule, text) for what the graded tiers' readers stopped at on one side: the generic
+    support's stock or miscounting words, the garbles above, a dropped bound, a "no" that
+    denies each, a kind answered for a name."""
+    part = parts(p, side)
+    said = sentences(part["reasoning"])
+    out = [("templated support", s) for s in said if TEMPLATED_SUPPORT.search(s)]
+    if side == registry.get(p.split).generic_side:
+        titles = len({t for t, _ in p.meta.get("supporting_facts", [])})
+        out += [("sources miscounted", s) for s in said
+                if miscounted_sources(s, len(part["evidence"]), titles)]
+    for rule, rx in (("birth in the present tense", BORN_NOW), ("team without its noun",
+                     NOUNLESS_TEAM), ("one noun for two", ONE_FOR_TWO),
+                     ("a no that denies each", DENIED_EACH), ("question's slip echoed",
+                                                              ECHOED_SLIP)):
+        out += [(rule, s) for s in said if rx.search(s)]
+    shown = "\n".join([*part["evidence"], part["reasoning"]])
+    out += [("possessive doubled", s) for s in sentences(shown) if DOUBLED_POSSESSIVE.search(s)]
+    if said and bare_kind(said[-1], item.answer, shown):
+        out.append(("kind without its article", said[-1]))
+    if part["reasoning"] and bound_dropped(part["reasoning"], item.answer):
+        out.append(("bound dropped", said[-1]))
+    if kind_for_name(p, item, side):
+        out.append(("kind answered for its name", part["answer"]))
+    return out
+
+
 def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
     """(rule, sentence) for every rule a HotpotQA pair breaks (empty for other sources)."""
     if p.source != "hotpotqa":
@@ -262,6 +377,10 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
                 out.append(("reasoning without the deciding fact", part["reasoning"]))
             out += [("deciding fact left out", s)
                     for s in deciding_facts_left_out(p, item, side)]
+        out += graded_stops(p, item, side)
+    weak = off_topic_weakening(p, item)
+    if weak:
+        out.append(("off-topic weakening sentence", weak))
     out += slip_rules.problems(p, item)
     why = gold_contradiction(item) or gold_unsupported(item)
     if why:

@@ -178,7 +178,8 @@ def _clause(text: str, target: str | None) -> str:
         if 0 <= find(intro) and v:
             if _PARTICIPLE.match(intro):             # "Dubbed X, S verb" -> "S was dubbed X"
                 subject = body[:v[0]].strip(" ,")
-                be = _be("had" if re.match(r"(?:Originally|Formerly)\b", intro) else v[2])
+                past = re.match(r"(?:Originally|Formerly|Born)\b", intro)   # "was born in Venice"
+                be = _be("had" if past else v[2])
                 return f"{subject} {be} {intro[0].lower()}{intro[1:]}"   # "was originally sold"
             return _cut(text, max(find(text) + len(target), m.end() + v[1]))
         if re.match(r"(?:he|she|it|they|his|her|its|their)\b", body):

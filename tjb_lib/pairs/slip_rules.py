@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tjb_lib.pairs import capitals, chain_rules, phrasing
+from tjb_lib.pairs import capitals, chain_rules, phrasing, registry
 from tjb_lib.pairs.candidates import hops
 from tjb_lib.pairs.coherence import parts, sentences
 from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
@@ -132,7 +132,8 @@ def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
             "\n".join([*part["evidence"], part["reasoning"], *part["after"]])) if unnamed_things(s)]
         said = sentences(CONCLUSION.sub("", part["reasoning"]))
         out += [("full list of names", s) for s in said if long_lists(s)]
-        out += [("padded tail", s) for s in said if pruned(s, item) != s]
+        if side != registry.get(p.split).generic_side:  # generic support names no hop
+            out += [("padded tail", s) for s in said if pruned(s, item) != s]
         out += [("other name never tied", s) for s in said for h in hops(item)
                 if aliased(s, item, h) != s]
         out += [("off-topic padding", c)

@@ -184,7 +184,9 @@ class Entity:
 
     def called(self, start: bool, possessive: bool = False) -> str:
         """The name as a sentence writes it: with its article, capitalised at the start."""
-        out = self.article + (self.name or "") + ("'s" if possessive else "")
+        name = self.name or ""
+        owned = possessive and not name.endswith(("'s", "’s"))      # "Kellogg's brands"
+        out = self.article + name + ("'s" if owned else "")
         return out[:1].upper() + out[1:] if start else out
 
     def takes(self, pronoun: str) -> bool:
@@ -375,7 +377,9 @@ def _subject(rest: str, entity: Entity, after_intro: bool) -> str | None:
     if entity.described_by(noun) and (noun in DESCRIPTORS or named[-1].startswith(noun)
                                       or noun not in named):
         after = rest[d.end():]
-        if after.startswith("'s"):
+        if entity.name.split()[-1][:1].islower() and noun not in named and noun != "season":
+            after = f" {noun}{after}"        # "The team" -> "the Vermont ... men's soccer team"
+        elif after.startswith("'s"):
             return entity.called(start, True) + after[2:]
         return entity.called(start) + after
     if (d.group(1) == "The" and d.group(2) not in DESCRIPTORS | NOT_PARTS

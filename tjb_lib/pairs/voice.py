@@ -10,38 +10,75 @@ from __future__ import annotations
 import random
 
 # Generic support (the soft tier's weaker side): how the evidence answers the question, told as
-# a reader would tell it, naming no entity and no link: for a chain of hops ("Of the two
-# articles, the first leads to the second"), or for a comparison ("Setting the two entries side
-# by side decides it"). The blind readers of 6 December called the earlier pool ("Combined, the
-# details lead there", "All of the statements are in line with it") vacuous filler. No phrasing
-# opens on "The", "Both" or "These" (a bare description or a pronoun to the audit's
-# ``coherence.leaning_lines``), the opening words differ, and ``SOURCES`` names the evidence in
-# varied words, so that no word is the tier's tell. The closing (``tjb_lib.pairs.closing``) is
-# joined on, as on the specific side.
-GENERIC_CHAIN = (
-    "Of the two {src}, the first leads to the second",
-    "One of the {src} names what the other describes",
-    "Neither of the {src} answers this alone, but read in turn they do",
-    "Where the first of the {src} leaves off, the other picks up",
-    "Looked at together, the two {src} meet at a name they share",
-    "What one of the {src} mentions, the other explains",
-    "Each of the {src} supplies one step of the chain",
-    "Taken one after the other, the {src} connect through a shared name",
+# a person summarising would tell it, naming no entity and no link: for a chain of hops, or for a
+# comparison. The blind readers of 6 December called the earlier pools vacuous filler ("Combined,
+# the details lead there") or templated ("Each of the extracts supplies one step of the chain",
+# "the entries connect through a shared name" where no name is given), and stopped where the
+# words counted the evidence wrong ("Of the two quotations, the first leads to the second" over
+# three quotations). So each pool comes twice, phrasing for phrasing: for exactly two sources
+# ("two", "the other") and for three or more (no number), chosen by how many there are in the
+# word ``SOURCES`` names them by (a page counts its titles, a quotation its lines:
+# ``counted``). No phrasing opens on "The", "Both" or "These" (a bare description or a pronoun
+# to the audit's ``coherence.leaning_lines``), the opening words differ, and no content word
+# recurs within a pool, so that no word is the tier's tell. The closing
+# (``tjb_lib.pairs.closing``) is joined on, as on the specific side.
+CHAIN_OF_TWO = (
+    "Neither of the two {src} answers this on its own, but read together they do",
+    "One of the two {src} pins down what the question is about, and the other gives the detail "
+    "it seeks",
+    "Taken as a pair, the {src} link the subject to what is asked",
+    "Between them, the two {src} settle who or what is meant and supply the missing piece",
+    "Followed through, the two {src} connect the clue in the wording to the fact that resolves it",
+    "Once the two {src} are considered jointly, the reply becomes clear",
+    "Combining what the two {src} report yields the result",
+    "With both {src} in view, nothing is left to guess",
 )
-GENERIC_COMPARISON = (
+CHAIN_OF_MORE = (
+    "No single one of the {src} answers this on its own, but read together they do",
+    "Some of the {src} pin down what the question is about, and the rest give the detail it "
+    "seeks",
+    "Taken as a set, the {src} link the subject to what is asked",
+    "Between them, the {src} settle who or what is meant and supply the missing piece",
+    "Followed through, the {src} connect the clue in the wording to the fact that resolves it",
+    "Once the {src} are considered jointly, the reply becomes clear",
+    "Combining what the {src} report yields the result",
+    "With all of the {src} in view, nothing is left to guess",
+)
+COMPARISON_OF_TWO = (
     "Setting the two {src} side by side decides it",
-    "Each of the {src} gives the fact needed for one half of the comparison",
-    "Comparing what the {src} say on this point answers it",
-    "Since the {src} state the same kind of fact for each, the comparison is direct",
+    "Each of the two {src} gives the needed fact for one of the pair, and comparing them "
+    "settles it",
+    "Weighing what the two {src} say on this point answers it",
+    "Since the two {src} state the same kind of fact for each, the comparison is direct",
     "Put next to each other, the two {src} decide the question",
-    "Between them, the {src} cover both subjects on the point the question asks about",
+    "Read one against the other, the two {src} show where the difference lies",
 )
-SOURCES = ("sources", "articles", "entries", "passages", "excerpts", "pages", "extracts",
+COMPARISON_OF_MORE = (
+    "Setting the {src} side by side decides it",
+    "Taken subject by subject, the {src} give the needed fact for each, and comparing them "
+    "settles it",
+    "Weighing what the {src} say on this point answers it",
+    "Since the {src} state the same kind of fact for each subject, the comparison is direct",
+    "Put next to each other, the {src} decide the question",
+    "Read against one another, the {src} show where the difference lies",
+)
+#: words for the evidence: those before the break count its sources (titles), those after its
+#: quoted lines
+SOURCES = ("sources", "articles", "entries", "pages", "passages", "excerpts", "extracts",
            "quotations")
+_BY_TITLE = frozenset(SOURCES[:4])
 
 
-def generic_support(r: random.Random, comparison: bool) -> str:
+def counted(src: str, lines: int, titles: int) -> int:
+    """How many things ``src`` names: a page or an article is a title, a quotation a line."""
+    return titles if src in _BY_TITLE else lines
+
+
+def generic_support(r: random.Random, comparison: bool, lines: int, titles: int) -> str:
     """One generic support clause of its pool (a comparison's, or a chain's), the evidence named
-    in one of ``SOURCES``' words."""
-    return r.choice(GENERIC_COMPARISON if comparison else GENERIC_CHAIN).format(
-        src=r.choice(SOURCES))
+    in one of ``SOURCES``' words, worded for two of them or for more (``counted``)."""
+    two, more = ((COMPARISON_OF_TWO, COMPARISON_OF_MORE) if comparison
+                 else (CHAIN_OF_TWO, CHAIN_OF_MORE))
+    at = r.choice(range(len(two)))       # the same draws as a choice of phrasing, then of word
+    src = r.choice(SOURCES)
+    return (two if counted(src, lines, titles) == 2 else more)[at].format(src=src)
