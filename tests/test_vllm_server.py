@@ -6,6 +6,11 @@ every test marked ``peers``; run them with ``make test-peers``.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -63,3 +68,39 @@ def test_missing_vllm_install_is_named_with_the_command_that_makes_it(tmp_path, 
     assert "make vllm-setup" in vllm.missing_reason()
     with pytest.raises(vllm.VLLMStartError, match="make vllm-setup"):
         vllm.VLLMServer(tmp_path)
+
+
+def test_a_server_ends_when_the_process_that_started_it_is_killed(tmp_path):
+    """A process killed outright (a benchmark stopped by a test's timeout) runs no atexit: the
+    server it started must still end. A real process stands in for vLLM's server (Python's file
+    server answering /v1/models), started through VLLMServer as the benchmark starts it."""
+    site, folder = tmp_path / "site", tmp_path / "model"
+    (site / "v1").mkdir(parents=True)
+    (site / "v1" / "models").write_text('{"data": []}')
+    folder.mkdir()
+    (folder / "config.json").write_text("{}")
+    script = (
+        "import sys\n"
+        "from tjb_lib.judges import vllm_server as vllm\n"
+        "class Files(vllm.VLLMServer):\n"
+        "    def command(self):\n"
+        "        return [sys.executable, '-m', 'http.server', '--bind', '127.0.0.1',\n"
+        f"                str(self.port), '--directory', {str(site)!r}]\n"
+        f"server = Files({str(folder)!r}, python=sys.executable,\n"
+        f"               log_path={str(tmp_path / 'server.log')!r}).start()\n"
+        "print(server.pid, flush=True)\n"
+        "sys.stdin.read()\n")
+    starter = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
+    pid = int(starter.stdout.readline())
+    try:
+        assert vllm.group_alive(pid)
+        starter.kill()
+        starter.wait()
+        deadline = time.monotonic() + 120  # a hang guard, not a timing: it ends at once
+        while vllm.group_alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not vllm.group_alive(pid), "the server outlived the process that started it"
+    finally:
+        if vllm.group_alive(pid):
+            os.killpg(pid, signal.SIGKILL)

@@ -7,16 +7,21 @@ another install's python) and is driven here as a subprocess: the peers tests, t
 the ``local`` judge's vLLM engine all start it through ``VLLMServer``.
 
 The server runs in its own process group, so ``stop`` ends it and the engine processes it
-spawned together, and nothing is left behind when a test session or benchmark ends.
+spawned together, and nothing is left behind when a test session or benchmark ends; on Linux
+it is also told to end when the process that started it dies without running ``atexit`` (a
+benchmark killed by a test's timeout left two servers holding 7 GiB).
 """
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -126,10 +131,15 @@ class VLLMServer:
             self.log_path = log_dir / "server.log"
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         t0 = time.monotonic()
+        # the kernel's parent-death signal follows the starting thread: only the main thread's
+        # end is the process's end, so a server started from a worker thread relies on atexit
+        tied = sys.platform.startswith("linux") and \
+            threading.current_thread() is threading.main_thread()
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, env=self.environment(),
-                                         start_new_session=True)
+                                         start_new_session=True,
+                                         preexec_fn=_end_with_parent if tied else None)
         self.pid = self.proc.pid
         atexit.register(self.stop)
         try:
@@ -186,6 +196,14 @@ class VLLMServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+_PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+def _end_with_parent() -> None:
+    """In the server's process, before exec: SIGTERM when its parent dies (prctl(2))."""
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _signal_group(pgid: int, sig: int) -> None:
