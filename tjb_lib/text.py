@@ -29,6 +29,13 @@ def words(text: str) -> list[str]:
     return WORD.findall(text.lower())
 
 
+def content_words(text: str) -> set[str]:
+    """The words of ``text`` that carry content (scikit-learn's English stop words left out)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return {re.sub(r"['’]s$", "", w) for w in words(text) if w not in ENGLISH_STOP_WORDS}
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of a line of prose: split after . ! ? where the next sentence opens,
     except after an initial or an abbreviation."""

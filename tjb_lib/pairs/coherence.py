@@ -22,7 +22,7 @@ import re
 from tjb_lib import text
 from tjb_lib.pairs import registry
 from tjb_lib.pairs.render import ANSWER_LEADS, sections
-from tjb_lib.text import pronoun_led, words
+from tjb_lib.text import content_words, pronoun_led, words
 from tjb_lib.pairs.strip import strip_artifacts
 from tjb_lib.records import Pair
 
@@ -33,12 +33,6 @@ HEADER = re.compile(r"^(?:[-*>]\s+|(?:%s)\s*)" % "|".join(
 #: what sides differ in (``registry.DIFFERENCES``) when every sentence may differ: they are
 #: written apart, or they are different systems
 ONE_SIDED_EXEMPT = ("written_apart", "systems")
-
-
-def content_words(text: str) -> set[str]:
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return {re.sub(r"['’]s$", "", w) for w in words(text) if w not in ENGLISH_STOP_WORDS}
 
 
 def sentences(passage: str) -> list[str]:

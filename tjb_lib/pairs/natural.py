@@ -20,7 +20,7 @@ import re
 
 from tjb_lib.data import HotpotItem
 from tjb_lib.pairs.candidates import hops, hotpot_candidate
-from tjb_lib.pairs.coherence import content_words
+from tjb_lib.text import content_words
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import ANSWER_FORMS, STYLES, VERIFICATION_LINES, Candidate, render
 from tjb_lib.pairs.standalone import DESCRIPTORS, entity_of, short_name, standalone
