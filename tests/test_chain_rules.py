@@ -196,6 +196,27 @@ def test_a_closing_slip_is_caught(items):
     assert closing_slips("the answer is 76,416", stadium, "") == []
 
 
+def test_the_closing_articles_a_name_only_as_the_text_does(items):
+    """Readers stopped at "so the answer is the Marvel" (the text has "the Marvel Comics
+    character"), "so the nationality is the British" and "so the major truck road is The A41"
+    (the text has "the A41/A5117 junction"); "the New York Giants" style names keep theirs."""
+    from tjb_lib.pairs import capitals
+    from tjb_lib.pairs.closing import lowered_the, statement
+    from tjb_lib.pairs.slip_rules import closing_slips
+    marvel, road = items["5a83880e554299123d8c214e"], items["5a75f0ea5542994ccc91866c"]
+    text, road_text = capitals.item_text(marvel), capitals.item_text(road)
+    assert closing_slips("the answer is the Marvel", marvel, text) == [
+        "article before a name that takes none"]
+    assert closing_slips("the answer is Marvel", marvel, text) == []
+    assert statement(marvel.question, "Marvel", text=text) == "the answer is Marvel"
+    assert closing_slips("the major truck road is The A41", road, road_text) == [
+        "capital The inside the closing"]
+    assert closing_slips("the major truck road is the A41", road, road_text) == []
+    assert lowered_the("The A41", road_text) == "the A41"
+    giants = "He played for the New York Giants. He joined the New York Giants in 1990."
+    assert closing_slips("the team is the New York Giants", road, giants) == []
+
+
 def test_a_label_is_not_spliced_in_as_a_name_nor_a_concept_made_a_speaker(items):
     """'the Catholic Church in Official Ireland' (a place taken for a surname) and 'Owner
     earnings stated that ...' (a page about no person read as a "he")."""

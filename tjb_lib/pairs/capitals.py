@@ -17,7 +17,8 @@ _WORD = re.compile(r"[A-Za-z][a-z'’-]*")
 
 
 @lru_cache(maxsize=1)
-def _function_words() -> frozenset[str]:
+def function_words() -> frozenset[str]:
+    """Words that are never names: sklearn's English stop words and prepositions."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     # prepositions the stop-word list lacks ("; Like other highly nitrated compounds")
@@ -64,9 +65,9 @@ def common(word: str, text: str, following: str = "") -> bool:
     if following and re.search(rf"(?<![.!?]) [\"“]?{re.escape(word)} (?i:{re.escape(following)})",
                                text):
         return False
-    if low in _function_words():
+    if low in function_words():
         return True
-    if word in _PARTICIPLES and following in _function_words():
+    if word in _PARTICIPLES and following in function_words():
         return True                      # "; set on a fictional Earth", "; born in Venice"
     if titled(word, text):
         return False

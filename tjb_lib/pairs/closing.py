@@ -323,11 +323,42 @@ def common_cased(answer: str, text: str) -> str:
 
 def _articled(answer: str, text: str) -> str:
     """A name with the article ``text`` (the item's paragraphs) always gives it ("the New York
-    Giants", "the Argand lamp"): blind readers stopped at "so the team is New York Giants"."""
-    if not text or not re.match(r"[A-Z]", answer) or re.match(r"(?:The|A|An) ", answer):
+    Giants", "the Argand lamp"): blind readers stopped at "so the team is New York Giants".
+    Only the name's own uses count (``whole_name_uses``), not a longer name or a modifier it
+    opens ("the Marvel Comics character", "the Las Vegas Strip": readers stopped at "so the
+    answer is the Marvel"; "a British social anthropologist": "so the nationality is the British").
+    An answer that opens on "The" keeps its capital only where ``text`` writes it so
+    mid-sentence ("educated at The Dragon School"; "so the road is the A41", not "The A41")."""
+    if not text or not re.match(r"[A-Z]", answer):
         return answer
-    uses = re.findall(rf"(?:\b(the|The) |(?<![\w ])|(?<=[^\w]) ){re.escape(answer)}\b", text)
+    if answer.startswith("The "):
+        return lowered_the(answer, text)
+    if re.match(r"(?:A|An) ", answer):
+        return answer
+    uses = whole_name_uses(answer, text)
     return f"the {answer}" if uses and all(uses) else answer
+
+
+def whole_name_uses(name: str, text: str) -> list[str]:
+    """For each time ``text`` writes ``name`` as a whole noun phrase (not followed by another
+    name's word or by a noun it modifies: only a stop, a function word or a verb of being may
+    follow), the article before it ("the" / "The"), or "" where it has none."""
+    uses = []
+    for m in re.finditer(rf"(?:\b(the|The) )?(?<![\w'’&-]){re.escape(name)}(?![\w'’&-])"
+                         r"(?: ([A-Za-z0-9]\S*))?", text):
+        after = m.group(2)
+        if after is None or after.lower().strip(",.;:)") in capitals.function_words():
+            uses.append(m.group(1) or "")
+    return uses
+
+
+def lowered_the(answer: str, text: str) -> str:
+    """``answer`` ("The A41") with "the" in lower case where ``text`` writes it so inside a
+    sentence and never with the capital there."""
+    rest = re.escape(answer[4:])
+    capital = re.search(rf"[^.!?\"“(:\s] The {rest}(?![\w'’-])", text)
+    lower = re.search(rf"\bthe {rest}(?![\w'’-])", text)
+    return "the" + answer[3:] if lower and not capital else answer
 
 
 def qualified(answer: str, text: str) -> str:

@@ -10,7 +10,8 @@ from tjb_lib.pairs.candidates import hops
 from tjb_lib.pairs.coherence import parts, sentences
 from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
                                  SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
-from tjb_lib.pairs.closing import ECHO_WORDS, common_cased, with_article
+from tjb_lib.pairs.closing import (ECHO_WORDS, common_cased, lowered_the, whole_name_uses,
+                                   with_article)
 from tjb_lib.pairs.reasoning import aliased, long_lists, pruned
 from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_description,
                                       bare_surnames, entity_of,
@@ -95,8 +96,17 @@ def closing_slips(claim: str, item, text: str) -> list[str]:
     """What a reader stops at in a closing's claim (``closing``): a kind answer without its
     article ("the type of movie is South Korean horror film"), a common word capitalised after
     "the answer is" ("the answer is Anabolic steroids"), the question read back as the claim's
-    subject, longer than ``closing.ECHO_WORDS`` words before the answer."""
+    subject, longer than ``closing.ECHO_WORDS`` words before the answer; "the" before a name
+    the item's text never writes with it as a whole name ("the answer is the Marvel" from "the
+    Marvel Comics character"; "the nationality is the British"), and a capital "The" the text
+    writes in lower case inside a sentence ("the major truck road is The A41")."""
     out = []
+    articled = re.search(r" (?:is|are|was|were) the (?P<name>[A-Z][^.]*)$", claim)
+    if articled and not any(whole_name_uses(articled.group("name"), text)):
+        out.append("article before a name that takes none")
+    capital = re.search(r" (?:is|are|was|were) (?P<name>The [^.]*)$", claim)
+    if capital and lowered_the(capital.group("name"), text) != capital.group("name"):
+        out.append("capital The inside the closing")
     kind = _KIND_CLAIM.match(claim)
     if kind and with_article(kind.group("noun"), kind.group("answer")) != kind.group("answer"):
         out.append("kind answer without its article")
