@@ -217,6 +217,28 @@ def test_the_closing_articles_a_name_only_as_the_text_does(items):
     assert closing_slips("the team is the New York Giants", road, giants) == []
 
 
+def test_the_closing_drops_the_questions_verb_and_opens_a_span_with_from(items):
+    """Readers stopped at "so the songwriting duo composed music is Pasek & Paul", "so the
+    years are 1969 until 1974" and "so the answer is 8,211 at the 2010 census"."""
+    from tjb_lib.pairs.closing import statement
+    from tjb_lib.pairs.slip_rules import closing_slips
+    duo = items["5a7b3f4d5542992d025e67bb"]
+    assert closing_slips("the songwriting duo composed music is Pasek & Paul", duo, "") == [
+        "question's verb left in the closing's subject"]
+    assert closing_slips("the songwriting duo is Pasek & Paul", duo, "") == []
+    assert statement(duo.question, "Pasek & Paul") == "the songwriting duo is Pasek & Paul"
+    years = items["5ae0d4c9554299603e418468"]
+    assert closing_slips("the years are 1969 until 1974", years, "") == ["span without its from"]
+    assert closing_slips("the years are from 1969 until 1974", years, "") == []
+    assert statement(years.question, "1969 until 1974") == "the years are from 1969 until 1974"
+    town = items["5a88e605554299206df2b39c"]
+    assert closing_slips("the answer is 8,211 at the 2010 census", town, "") == [
+        "census figure without its population"]
+    assert statement(town.question, "8,211 at the 2010 census") == \
+        "the population was 8,211 at the 2010 census"
+    assert closing_slips(statement(town.question, "8,211 at the 2010 census"), town, "") == []
+
+
 def test_a_label_is_not_spliced_in_as_a_name_nor_a_concept_made_a_speaker(items):
     """'the Catholic Church in Official Ireland' (a place taken for a surname) and 'Owner
     earnings stated that ...' (a page about no person read as a "he")."""

@@ -61,9 +61,9 @@ def common(word: str, text: str, following: str = "") -> bool:
     and the Street Choir", "in Along the Navajo Trail", "in The Spiderwick Chronicles"); a
     function word ("The", "Along"); else a word ``text`` writes in lower case more often than capitalised
     inside a sentence."""
-    low, mid = word.lower(), r"(?<![.!?\"“(:]) "
-    if following and re.search(rf"(?<![.!?]) [\"“]?{re.escape(word)} (?i:{re.escape(following)})",
-                               text):
+    low, mid = word.lower(), r"(?<![.!?\"“(:\s]) "
+    if following and re.search(rf"(?<![.!?\s]) [\"“]?{re.escape(word)} (?i:{re.escape(following)})",
+                               text):       # not after a question's "?  " and its spaces
         return False
     if low in function_words():
         return True

@@ -175,6 +175,16 @@ _WHEN = re.compile(r"^(?:When|(?:In )?(?:what|which) year) (was|were) (.+) (born
                    r"held|begun|shot|written|made|won|founded)$", re.I)
 
 
+# A population figure given with its census ("8,211 at the 2010 census").
+CENSUS_FIGURE = re.compile(r"[\d,.]+(?: million)? (?:at|in) the \d{4} census")
+
+
+def census(answer: str) -> str | None:
+    """"the population was 8,211 at the 2010 census": readers stopped at "so the answer is
+    8,211 at the 2010 census", a figure whose census tail names no population."""
+    return f"the population was {answer}" if CENSUS_FIGURE.fullmatch(answer) else None
+
+
 def when(question: str, answer: str) -> str | None:
     """"When was X born?" -> "X was born on 7 October 1978" (in a year, on a day)."""
     m = _WHEN.match(_clean(question))
@@ -209,6 +219,8 @@ def sought_noun(question: str) -> str | None:
     noun = m.group(1) if m else None
     if noun and " " in noun and m.group(0).endswith(" by"):
         noun = noun.rsplit(" ", 1)[0]    # "Argentine telenovela broadcast by": a participle
+    if noun:
+        noun = before_verb(noun)
     if noun is None or noun.split()[0].lower() in (
             "is", "was", "are", "were", "did", "does", "do", "has", "had", "kind", "type",
             "one", "of", "the", "a", "an", "in", "on", "at", "by", "for", "to", "with",
@@ -223,6 +235,22 @@ def sought_noun(question: str) -> str | None:
     return noun
 
 
+def before_verb(noun: str) -> str:
+    """``noun`` up to the question's verb and its object ("songwriting duo composed music" ->
+    "songwriting duo", "Eminem album included vocals" -> "Eminem album"): readers stopped at "so
+    the songwriting duo composed music is Pasek & Paul". A past form after a name's word is
+    no verb ("Cayman Islands registered company")."""
+    words = noun.split()
+    for i in range(1, len(words) - 1):
+        if words[i].endswith("ed") and words[i - 1].islower():
+            return " ".join(words[:i])
+    return noun
+
+
+# A span of years or dates given with "until" ("1969 until 1974"): "from" opens it.
+UNTIL_SPAN = re.compile(rf"(?:(?:{MONTHS}) )?(?:\d{{1,2}},? )?\d{{4}} until ")
+
+
 def _noun_is(noun: str, answer: str) -> str | None:
     """"the river is Richmond", "the years are 1963 to 1991"; None where the answer repeats
     the noun ("the family is Mountbatten family")."""
@@ -233,6 +261,8 @@ def _noun_is(noun: str, answer: str) -> str | None:
         return None                      # not "the month is March and April"
     plural = " of " not in noun and re.search(r"(?<![su])s$", head) and head not in (
         "series", "species", "news")
+    if UNTIL_SPAN.match(answer):        # "the years are from 1969 until 1974"
+        answer = f"from {answer}"
     return f"the {noun} {'are' if plural else 'is'} {answer}"
 
 
@@ -298,7 +328,8 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str
         forms = [yes_no(question, answer), yes_no(question, answer, they=True)]
     else:
         noun = sought_noun(question)
-        forms = [kind_of(question, answer, text), subject_question(question, answer),
+        forms = [census(answer), kind_of(question, answer, text),
+                 subject_question(question, answer),
                  what_is(question, answer),
                  when(question, answer), where(question, answer),
                  _noun_is(noun, with_article(noun, _articled(answer, text), text))
