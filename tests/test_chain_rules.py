@@ -219,7 +219,8 @@ def test_the_closing_articles_a_name_only_as_the_text_does(items):
 
 def test_the_closing_drops_the_questions_verb_and_opens_a_span_with_from(items):
     """Readers stopped at "so the songwriting duo composed music is Pasek & Paul", "so the
-    years are 1969 until 1974" and "so the answer is 8,211 at the 2010 census"."""
+    years are 1969 until 1974", "so the answer is 8,211 at the 2010 census" and 'so the answer
+    is "Teach the Controversy" campaign'."""
     from tjb_lib.pairs.closing import statement
     from tjb_lib.pairs.slip_rules import closing_slips
     duo = items["5a7b3f4d5542992d025e67bb"]
@@ -237,6 +238,12 @@ def test_the_closing_drops_the_questions_verb_and_opens_a_span_with_from(items):
     assert statement(town.question, "8,211 at the 2010 census") == \
         "the population was 8,211 at the 2010 census"
     assert closing_slips(statement(town.question, "8,211 at the 2010 census"), town, "") == []
+    campaign = items["5ab4e3065542990594ba9cb4"]
+    assert closing_slips('the answer is "Teach the Controversy" campaign', campaign, "") == [
+        "quoted title's kind without its article"]
+    assert statement(campaign.question, '"Teach the Controversy" campaign') == \
+        'the answer is the "Teach the Controversy" campaign'
+    assert closing_slips('the answer is the "Teach the Controversy" campaign', campaign, "") == []
 
 
 def test_a_label_is_not_spliced_in_as_a_name_nor_a_concept_made_a_speaker(items):

@@ -359,7 +359,10 @@ def _articled(answer: str, text: str) -> str:
     opens ("the Marvel Comics character", "the Las Vegas Strip": readers stopped at "so the
     answer is the Marvel"; "a British social anthropologist": "so the nationality is the British").
     An answer that opens on "The" keeps its capital only where ``text`` writes it so
-    mid-sentence ("educated at The Dragon School"; "so the road is the A41", not "The A41")."""
+    mid-sentence ("educated at The Dragon School"; "so the road is the A41", not "The A41").
+    A quoted title before its kind takes "the" (``QUOTED_KIND``)."""
+    if QUOTED_KIND.fullmatch(answer):
+        return f"the {answer}"
     if not text or not re.match(r"[A-Z]", answer):
         return answer
     if answer.startswith("The "):
@@ -368,6 +371,12 @@ def _articled(answer: str, text: str) -> str:
         return answer
     uses = whole_name_uses(answer, text)
     return f"the {answer}" if uses and all(uses) else answer
+
+
+# A quoted title and the common noun it names ('"Teach the Controversy" campaign'): a noun
+# phrase that needs "the" ("so the answer is "Teach the Controversy" campaign" stopped readers);
+# not a title that opens on its own "The" ('"The Ring" magazine').
+QUOTED_KIND = re.compile(r'["“](?!The )[^"”]+["”] [a-z]+')
 
 
 def whole_name_uses(name: str, text: str) -> list[str]:
