@@ -196,6 +196,56 @@ def test_a_closing_slip_is_caught(items):
     assert closing_slips("the answer is 76,416", stadium, "") == []
 
 
+def test_the_closing_articles_a_name_only_as_the_text_does(items):
+    """Readers stopped at "so the answer is the Marvel" (the text has "the Marvel Comics
+    character"), "so the nationality is the British" and "so the major truck road is The A41"
+    (the text has "the A41/A5117 junction"); "the New York Giants" style names keep theirs."""
+    from tjb_lib.pairs import capitals
+    from tjb_lib.pairs.closing import lowered_the, statement
+    from tjb_lib.pairs.slip_rules import closing_slips
+    marvel, road = items["5a83880e554299123d8c214e"], items["5a75f0ea5542994ccc91866c"]
+    text, road_text = capitals.item_text(marvel), capitals.item_text(road)
+    assert closing_slips("the answer is the Marvel", marvel, text) == [
+        "article before a name that takes none"]
+    assert closing_slips("the answer is Marvel", marvel, text) == []
+    assert statement(marvel.question, "Marvel", text=text) == "the answer is Marvel"
+    assert closing_slips("the major truck road is The A41", road, road_text) == [
+        "capital The inside the closing"]
+    assert closing_slips("the major truck road is the A41", road, road_text) == []
+    assert lowered_the("The A41", road_text) == "the A41"
+    giants = "He played for the New York Giants. He joined the New York Giants in 1990."
+    assert closing_slips("the team is the New York Giants", road, giants) == []
+
+
+def test_the_closing_drops_the_questions_verb_and_opens_a_span_with_from(items):
+    """Readers stopped at "so the songwriting duo composed music is Pasek & Paul", "so the
+    years are 1969 until 1974", "so the answer is 8,211 at the 2010 census" and 'so the answer
+    is "Teach the Controversy" campaign'."""
+    from tjb_lib.pairs.closing import statement
+    from tjb_lib.pairs.slip_rules import closing_slips
+    duo = items["5a7b3f4d5542992d025e67bb"]
+    assert closing_slips("the songwriting duo composed music is Pasek & Paul", duo, "") == [
+        "question's verb left in the closing's subject"]
+    assert closing_slips("the songwriting duo is Pasek & Paul", duo, "") == []
+    assert statement(duo.question, "Pasek & Paul") == "the songwriting duo is Pasek & Paul"
+    years = items["5ae0d4c9554299603e418468"]
+    assert closing_slips("the years are 1969 until 1974", years, "") == ["span without its from"]
+    assert closing_slips("the years are from 1969 until 1974", years, "") == []
+    assert statement(years.question, "1969 until 1974") == "the years are from 1969 until 1974"
+    town = items["5a88e605554299206df2b39c"]
+    assert closing_slips("the answer is 8,211 at the 2010 census", town, "") == [
+        "census figure without its population"]
+    assert statement(town.question, "8,211 at the 2010 census") == \
+        "the population was 8,211 at the 2010 census"
+    assert closing_slips(statement(town.question, "8,211 at the 2010 census"), town, "") == []
+    campaign = items["5ab4e3065542990594ba9cb4"]
+    assert closing_slips('the answer is "Teach the Controversy" campaign', campaign, "") == [
+        "quoted title's kind without its article"]
+    assert statement(campaign.question, '"Teach the Controversy" campaign') == \
+        'the answer is the "Teach the Controversy" campaign'
+    assert closing_slips('the answer is the "Teach the Controversy" campaign', campaign, "") == []
+
+
 def test_a_label_is_not_spliced_in_as_a_name_nor_a_concept_made_a_speaker(items):
     """'the Catholic Church in Official Ireland' (a place taken for a surname) and 'Owner
     earnings stated that ...' (a page about no person read as a "he")."""

@@ -153,6 +153,15 @@ def test_tokenised_source_text_is_joined_again():
                      "rock era?", "The Beatles") == "the answer is The Beatles"
 
 
+def test_a_kind_gets_its_article_back():
+    """Readers stopped at "Rejuvelac is kind of grain water"; "is kind of like" is no kind."""
+    bare = "Rejuvelac is kind of grain water invented by Ann Wigmore."
+    assert phrasing.broken_source(bare) == ["is kind of "]
+    assert phrasing.repaired_source(bare) == "Rejuvelac is a kind of grain water invented by Ann Wigmore."
+    assert phrasing.broken_source(phrasing.repaired_source(bare)) == []
+    assert phrasing.broken_source("The sound is kind of like a bell.") == []
+
+
 def all_rules(item, candidate) -> set[str]:
     return {r for r, _ in slip_rules.problems(pair(item, render(candidate)), item)}
 

@@ -17,7 +17,8 @@ _WORD = re.compile(r"[A-Za-z][a-z'’-]*")
 
 
 @lru_cache(maxsize=1)
-def _function_words() -> frozenset[str]:
+def function_words() -> frozenset[str]:
+    """Words that are never names: sklearn's English stop words and prepositions."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     # prepositions the stop-word list lacks ("; Like other highly nitrated compounds")
@@ -60,13 +61,13 @@ def common(word: str, text: str, following: str = "") -> bool:
     and the Street Choir", "in Along the Navajo Trail", "in The Spiderwick Chronicles"); a
     function word ("The", "Along"); else a word ``text`` writes in lower case more often than capitalised
     inside a sentence."""
-    low, mid = word.lower(), r"(?<![.!?\"“(:]) "
-    if following and re.search(rf"(?<![.!?]) [\"“]?{re.escape(word)} (?i:{re.escape(following)})",
-                               text):
+    low, mid = word.lower(), r"(?<![.!?\"“(:\s]) "
+    if following and re.search(rf"(?<![.!?\s]) [\"“]?{re.escape(word)} (?i:{re.escape(following)})",
+                               text):       # not after a question's "?  " and its spaces
         return False
-    if low in _function_words():
+    if low in function_words():
         return True
-    if word in _PARTICIPLES and following in _function_words():
+    if word in _PARTICIPLES and following in function_words():
         return True                      # "; set on a fictional Earth", "; born in Venice"
     if titled(word, text):
         return False

@@ -175,6 +175,16 @@ _WHEN = re.compile(r"^(?:When|(?:In )?(?:what|which) year) (was|were) (.+) (born
                    r"held|begun|shot|written|made|won|founded)$", re.I)
 
 
+# A population figure given with its census ("8,211 at the 2010 census").
+CENSUS_FIGURE = re.compile(r"[\d,.]+(?: million)? (?:at|in) the \d{4} census")
+
+
+def census(answer: str) -> str | None:
+    """"the population was 8,211 at the 2010 census": readers stopped at "so the answer is
+    8,211 at the 2010 census", a figure whose census tail names no population."""
+    return f"the population was {answer}" if CENSUS_FIGURE.fullmatch(answer) else None
+
+
 def when(question: str, answer: str) -> str | None:
     """"When was X born?" -> "X was born on 7 October 1978" (in a year, on a day)."""
     m = _WHEN.match(_clean(question))
@@ -209,6 +219,8 @@ def sought_noun(question: str) -> str | None:
     noun = m.group(1) if m else None
     if noun and " " in noun and m.group(0).endswith(" by"):
         noun = noun.rsplit(" ", 1)[0]    # "Argentine telenovela broadcast by": a participle
+    if noun:
+        noun = before_verb(noun)
     if noun is None or noun.split()[0].lower() in (
             "is", "was", "are", "were", "did", "does", "do", "has", "had", "kind", "type",
             "one", "of", "the", "a", "an", "in", "on", "at", "by", "for", "to", "with",
@@ -223,6 +235,22 @@ def sought_noun(question: str) -> str | None:
     return noun
 
 
+def before_verb(noun: str) -> str:
+    """``noun`` up to the question's verb and its object ("songwriting duo composed music" ->
+    "songwriting duo", "Eminem album included vocals" -> "Eminem album"): readers stopped at "so
+    the songwriting duo composed music is Pasek & Paul". A past form after a name's word is
+    no verb ("Cayman Islands registered company")."""
+    words = noun.split()
+    for i in range(1, len(words) - 1):
+        if words[i].endswith("ed") and words[i - 1].islower():
+            return " ".join(words[:i])
+    return noun
+
+
+# A span of years or dates given with "until" ("1969 until 1974"): "from" opens it.
+UNTIL_SPAN = re.compile(rf"(?:(?:{MONTHS}) )?(?:\d{{1,2}},? )?\d{{4}} until ")
+
+
 def _noun_is(noun: str, answer: str) -> str | None:
     """"the river is Richmond", "the years are 1963 to 1991"; None where the answer repeats
     the noun ("the family is Mountbatten family")."""
@@ -233,6 +261,8 @@ def _noun_is(noun: str, answer: str) -> str | None:
         return None                      # not "the month is March and April"
     plural = " of " not in noun and re.search(r"(?<![su])s$", head) and head not in (
         "series", "species", "news")
+    if UNTIL_SPAN.match(answer):        # "the years are from 1969 until 1974"
+        answer = f"from {answer}"
     return f"the {noun} {'are' if plural else 'is'} {answer}"
 
 
@@ -298,7 +328,8 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str
         forms = [yes_no(question, answer), yes_no(question, answer, they=True)]
     else:
         noun = sought_noun(question)
-        forms = [kind_of(question, answer, text), subject_question(question, answer),
+        forms = [census(answer), kind_of(question, answer, text),
+                 subject_question(question, answer),
                  what_is(question, answer),
                  when(question, answer), where(question, answer),
                  _noun_is(noun, with_article(noun, _articled(answer, text), text))
@@ -323,11 +354,51 @@ def common_cased(answer: str, text: str) -> str:
 
 def _articled(answer: str, text: str) -> str:
     """A name with the article ``text`` (the item's paragraphs) always gives it ("the New York
-    Giants", "the Argand lamp"): blind readers stopped at "so the team is New York Giants"."""
-    if not text or not re.match(r"[A-Z]", answer) or re.match(r"(?:The|A|An) ", answer):
+    Giants", "the Argand lamp"): blind readers stopped at "so the team is New York Giants".
+    Only the name's own uses count (``whole_name_uses``), not a longer name or a modifier it
+    opens ("the Marvel Comics character", "the Las Vegas Strip": readers stopped at "so the
+    answer is the Marvel"; "a British social anthropologist": "so the nationality is the British").
+    An answer that opens on "The" keeps its capital only where ``text`` writes it so
+    mid-sentence ("educated at The Dragon School"; "so the road is the A41", not "The A41").
+    A quoted title before its kind takes "the" (``QUOTED_KIND``)."""
+    if QUOTED_KIND.fullmatch(answer):
+        return f"the {answer}"
+    if not text or not re.match(r"[A-Z]", answer):
         return answer
-    uses = re.findall(rf"(?:\b(the|The) |(?<![\w ])|(?<=[^\w]) ){re.escape(answer)}\b", text)
+    if answer.startswith("The "):
+        return lowered_the(answer, text)
+    if re.match(r"(?:A|An) ", answer):
+        return answer
+    uses = whole_name_uses(answer, text)
     return f"the {answer}" if uses and all(uses) else answer
+
+
+# A quoted title and the common noun it names ('"Teach the Controversy" campaign'): a noun
+# phrase that needs "the" ("so the answer is "Teach the Controversy" campaign" stopped readers);
+# not a title that opens on its own "The" ('"The Ring" magazine').
+QUOTED_KIND = re.compile(r'["“](?!The )[^"”]+["”] [a-z]+')
+
+
+def whole_name_uses(name: str, text: str) -> list[str]:
+    """For each time ``text`` writes ``name`` as a whole noun phrase (not followed by another
+    name's word or by a noun it modifies: only a stop, a function word or a verb of being may
+    follow), the article before it ("the" / "The"), or "" where it has none."""
+    uses = []
+    for m in re.finditer(rf"(?:\b(the|The) )?(?<![\w'’&-]){re.escape(name)}(?![\w'’&-])"
+                         r"(?: ([A-Za-z0-9]\S*))?", text):
+        after = m.group(2)
+        if after is None or after.lower().strip(",.;:)") in capitals.function_words():
+            uses.append(m.group(1) or "")
+    return uses
+
+
+def lowered_the(answer: str, text: str) -> str:
+    """``answer`` ("The A41") with "the" in lower case where ``text`` writes it so inside a
+    sentence and never with the capital there."""
+    rest = re.escape(answer[4:])
+    capital = re.search(rf"[^.!?\"“(:\s] The {rest}(?![\w'’-])", text)
+    lower = re.search(rf"\bthe {rest}(?![\w'’-])", text)
+    return "the" + answer[3:] if lower and not capital else answer
 
 
 def qualified(answer: str, text: str) -> str:

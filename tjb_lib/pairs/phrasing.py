@@ -239,6 +239,11 @@ WRONG_APPOSITIVE = re.compile(r"\b((?:city|town|village) of [A-Z][\w-]*(?: [A-Z]
 BARE_READERSHIP = re.compile(r"\b(magazines?|newspapers?|journals?|weekly|monthly|periodicals?) "
                              r"(women|men|girls|boys|children|teens|teenagers)(?=[.;,]|$)")
 
+# A kind named without its article after "is" ("Rejuvelac is kind of grain water"): blind
+# readers stopped at the missing "a". Two words must follow (a kind is a noun phrase there),
+# and not an adverb or "like" ("is kind of like").
+BARE_KIND_OF = re.compile(r"\b(is|was) (kind|sort|type) of (?=[a-z]+ [a-z]+\b)(?!(?:[a-z]+ly|like)\b)")
+
 
 def broken_source(sentence: str) -> list[str]:
     """The pieces of source text in ``sentence`` that read broken."""
@@ -248,6 +253,7 @@ def broken_source(sentence: str) -> list[str]:
     out += [m.group(0) for m in LOST_UNITS.finditer(sentence)]
     out += [m.group(0) for m in INCHES.finditer(sentence)]
     out += [m.group(0) for m in BARE_READERSHIP.finditer(sentence)]
+    out += [m.group(0) for m in BARE_KIND_OF.finditer(sentence)]
     for rx in (QUOTE_POSSESSIVE, SPLIT_OKINA, DATE_COMMA, WRONG_APPOSITIVE):
         out += [sentence[max(m.start() - 12, 0):m.end() + 4] for m in rx.finditer(sentence)]
     return out + [c[:40] for c in CLAIM.sub("", sentence).split("; ") if verbless(c)]
@@ -260,7 +266,7 @@ def repaired_source(sentence: str) -> str:
     for i in reversed(_open_quote_spaces(t)):
         t = t[:i + 1] + t[i + 1:].lstrip(" ")
     t = INCHES.sub(r"\1-inch ", LOST_UNITS.sub("", WRONG_APPOSITIVE.sub(r"\1", t)))
-    t = BARE_READERSHIP.sub(r"\1 for \2", t)
+    t = BARE_KIND_OF.sub(r"\1 a \2 of ", BARE_READERSHIP.sub(r"\1 for \2", t))
     if verbless(t):
         m = VERBLESS.match(t)
         kind = m.group("kind")

@@ -10,7 +10,9 @@ from tjb_lib.pairs.candidates import hops
 from tjb_lib.pairs.coherence import parts, sentences
 from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
                                  SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
-from tjb_lib.pairs.closing import ECHO_WORDS, common_cased, with_article
+from tjb_lib.pairs.closing import (CENSUS_FIGURE, ECHO_WORDS, QUOTED_KIND, UNTIL_SPAN,
+                                   before_verb, common_cased, lowered_the, whole_name_uses,
+                                   with_article)
 from tjb_lib.pairs.reasoning import aliased, long_lists, pruned
 from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_description,
                                       bare_surnames, entity_of,
@@ -95,8 +97,33 @@ def closing_slips(claim: str, item, text: str) -> list[str]:
     """What a reader stops at in a closing's claim (``closing``): a kind answer without its
     article ("the type of movie is South Korean horror film"), a common word capitalised after
     "the answer is" ("the answer is Anabolic steroids"), the question read back as the claim's
-    subject, longer than ``closing.ECHO_WORDS`` words before the answer."""
+    subject, longer than ``closing.ECHO_WORDS`` words before the answer; "the" before a name
+    the item's text never writes with it as a whole name ("the answer is the Marvel" from "the
+    Marvel Comics character"; "the nationality is the British"), and a capital "The" the text
+    writes in lower case inside a sentence ("the major truck road is The A41"); the question's
+    verb left in the subject ("the songwriting duo composed music is Pasek & Paul"); a span of
+    years without "from" ("the years are 1969 until 1974"); a census figure as the bare answer
+    ("the answer is 8,211 at the 2010 census"); a quoted title's kind without "the" ('the answer
+    is "Teach the Controversy" campaign')."""
     out = []
+    subject = re.match(r"the (?P<noun>[^,\"“]+?) (?:is|are) ", claim)
+    if subject and not set(subject.group("noun").lower().split()) & capitals.function_words() \
+            and before_verb(subject.group("noun")) != subject.group("noun"):
+        out.append("question's verb left in the closing's subject")
+    span = re.search(r" (?:is|are) (?P<span>.+)$", claim)
+    if span and UNTIL_SPAN.match(span.group("span")):
+        out.append("span without its from")
+    if re.fullmatch(rf"the answer is {CENSUS_FIGURE.pattern}", claim):
+        out.append("census figure without its population")
+    bare = re.search(r" (?:is|are) (?P<name>[\"“].*)$", claim)
+    if bare and QUOTED_KIND.fullmatch(bare.group("name")):
+        out.append("quoted title's kind without its article")
+    articled = re.search(r" (?:is|are|was|were) the (?P<name>[A-Z][^.]*)$", claim)
+    if articled and not any(whole_name_uses(articled.group("name"), text)):
+        out.append("article before a name that takes none")
+    capital = re.search(r" (?:is|are|was|were) (?P<name>The [^.]*)$", claim)
+    if capital and lowered_the(capital.group("name"), text) != capital.group("name"):
+        out.append("capital The inside the closing")
     kind = _KIND_CLAIM.match(claim)
     if kind and with_article(kind.group("noun"), kind.group("answer")) != kind.group("answer"):
         out.append("kind answer without its article")
