@@ -66,8 +66,8 @@ GROWTH = (
 # One measure over two periods, added.
 COMBINED = (
     "{m} {pa} and {bare_b} add up to {eq}.",
-    "Adding {m} {pa} and {bare_b} gives {eq}.",
-    "Together, {m} {pa} and {bare_b} come to {eq}.",
+    "Adding {the_m} {pa} and {bare_b} gives {eq}.",
+    "Together, {the_m} {pa} and {bare_b} come to {eq}.",
 )
 # A figure added to a running total of its own measure: the total is not named again
 # ("Adding basic net income ... in 2005 and the combined basic net income ... for 2006 and
@@ -891,6 +891,7 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
             names["eq"] += " percentage points"     # a change of two rates, not a rate
         names.update(a=amount(a), b=amount(b),           # "$26,410 thousand", "1.5 million"
                      m=m or "", pa=when(pa or ""), pb=when(pb or ""), be=be(m or ""),
+                     the_m=with_the(m or ""),      # "Together, the service cost in ..."
                      bare_a=when(pa or "").split(" ", 1)[-1],      # "year ended ...", not
                      bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
