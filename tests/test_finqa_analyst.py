@@ -20,6 +20,9 @@ from tjb_lib.pairs.finqa_voice import answer_text, arg_text, dollars, equation, 
      "the loss of 16.34 is a return of -16.34 / 100 = -16.34%."),
     (fa.negative_loss, "stood at 89.27, a loss of 89.27 - 100 = -10.73%.",
      "stood at 89.27, a return of 89.27 - 100 = -10.73%."),
+    (fa.negative_loss, "Snap-on stood at 83.66 against its base of 100, a loss of 83.66 - 100 = "
+     "-16.34.", "Snap-on stood at 83.66 against its base of 100, a change of 83.66 - 100 = "
+     "-16.34."),
     (fa.points_as_percent, "is 26.8% - 21.9% = 4.9%.", "is 26.8% - 21.9% = 4.9 percentage points."),
     (fa.index_restated,
      "LKQ Corporation stood at 204 at 12/31/2016 against its base of 100, a gain of 204 - 100 = "
@@ -124,8 +127,8 @@ def test_a_running_total_is_not_named_again():
     fin = {i.id: i for i in load_finqa()}
     dre, hii = fin["DRE/2007/page_56.pdf-3"], fin["HII/2015/page_121.pdf-3"]
     said = finqa_candidate(dre).reasoning
-    assert said[1] == ("Adding basic net income available for common shareholders in 2005 brings "
-                       "the total to 309183 + 362787 = 671970.")
+    assert said[1] == ("Adding the basic net income available for common shareholders in 2005 "
+                       "brings the total to 309183 + 362787 = 671970.")
     assert all(not fa.total_restated(" ".join(finqa_candidate(i).reasoning)) for i in (dre, hii))
     skipped = finqa_candidate(dre, omit={0}).reasoning
     assert "brings the total" not in " ".join(skipped) and "362787" in skipped[0]

@@ -11,6 +11,7 @@ from tjb_lib.data import load_finqa
 from tjb_lib.pairs import finqa_units as fu, load_split
 from tjb_lib.pairs.candidates import finqa_candidate
 from tjb_lib.pairs.coherence import parts
+from tjb_lib.pairs.finqa_voice import with_the
 
 
 @functools.lru_cache(maxsize=1)
@@ -86,8 +87,24 @@ def test_a_negative_used_as_a_negative_says_so():
     bad = "Adding granted shares and vested shares gives 203 + (-379) = -176."
     assert fu.sign_dropped(bad, lines) == ["379"]
     noted = fu.sign_noted(bad, lines)
-    assert noted.endswith("= -176; in the filing, (379) is shown in parentheses, and as a "
-                          "negative it is -379.") and not fu.sign_dropped(noted, lines)
+    assert noted.endswith("= -176, counting the (379) the filing shows in parentheses as "
+                          "-379.") and not fu.sign_dropped(noted, lines)
+
+
+def test_a_parenthesised_figure_subtracted_by_its_size_takes_no_note():
+    lines = ["Impairment was $(19.8) in 2012 and $(9.2) in 2011."]
+    said = "Between 2011 and 2012, impairment moved from $9.2 to $19.8: 19.8 - 9.2 = 10.6."
+    assert not fu.sign_dropped(said, lines) and fu.sign_noted(said, lines) == said
+
+
+def test_the_tacked_on_parentheses_template_is_a_rule():
+    old = ("19.8 - 9.2 = 10.6; in the filing, (19.8) and (9.2) are shown in parentheses, and as "
+           "amounts they are 19.8 and 9.2.")
+    assert fu.sign_template(old)
+    assert fu.sign_template("= 9.4; in the filing, (5.2) is shown in parentheses, and as an "
+                            "amount it is 5.2.")
+    assert not fu.sign_template("1277 + (-466) = 811, counting the (466) the filing shows in "
+                                "parentheses as -466.")
 
 
 @pytest.mark.parametrize("item_id, bad, good", [
@@ -136,7 +153,7 @@ def test_a_period_is_named_by_years_alone():
 def test_a_subtraction_names_its_shared_label_once():
     item = _items()["OKE/2008/page_86.pdf-2"]              # the subtraction left out
     skipped = " ".join(finqa_candidate(item, omit={0}).reasoning)
-    assert "and at December 31, 2007 as 233629," in skipped and not fu.label_soup(skipped)
+    assert "December 31, 2008 and at December 31, 2007," in skipped and not fu.label_soup(skipped)
 
 
 def test_source_glitches_are_mended():
@@ -160,13 +177,13 @@ def test_a_negative_added_back_says_so():
     assert fu.sign_dropped(bad, lines) == ["21"]
     assert not fu.sign_dropped(fu.sign_noted(bad, lines), lines)
     reasoning, evidence = _said("PPG/2008/page_52.pdf-1")[1:]
-    assert reasoning.endswith("= 120, or $120 million; in the filing, (21) is shown in "
-                              "parentheses, and as an amount it is 21.")
+    assert reasoning.endswith("= 120, or $120 million, counting the (21) the filing shows in "
+                              "parentheses as 21.")
     assert not fu.sign_dropped(reasoning, evidence) and not fu.machinery_named(reasoning)
     two = fu.sign_noted("Together they come to 5536 + 38519 = 44055.",
                         ["Current liabilities were (5,536).", "Other liabilities were (38,519)."])
-    assert two.endswith("= 44055; in the filing, (5,536) and (38,519) are shown in parentheses, "
-                        "and as amounts they are 5536 and 38519.")
+    assert two.endswith("= 44055, counting the (5,536) and (38,519) the filing shows in "
+                        "parentheses as 5536 and 38519.")
 
 
 @pytest.mark.parametrize("split", ["mechanical_finqa", "moderate_finqa", "conflict"])
@@ -227,12 +244,28 @@ def test_fourth_pass_rules_fire_on_the_bad_and_stay_quiet_on_the_good():
     ("DRE/2008/page_46.pdf-1", "= .385", "= 0.385"),
     ("JPM/2018/page_90.pdf-4", "times 100 is", "0.14 × 100 = 14 basis points"),
     ("MRO/2004/page_125.pdf-2", "during the period", "development costs in 2003"),
-    ("PPG/2012/page_29.pdf-2", "shares in 2011", "cost in 2012 by shares in 2012"),
-    ("UNP/2014/page_25.pdf-3", "of freight revenues in 2013", "of freight revenues in 2012"),
-    ("NKE/2016/page_37.pdf-2", "due thereafter", "long-term debt due in later years by total"),
+    ("PPG/2012/page_29.pdf-2", "shares in 2011", "the cost in 2012 by the shares in 2012"),
+    ("UNP/2014/page_25.pdf-3", "of freight revenues in 2013", "of the freight revenues in 2012"),
+    ("NKE/2016/page_37.pdf-2", "due thereafter",
+     "the long-term debt due in later years by the total"),
 ])
 def test_the_builder_writes_what_the_fourth_pass_reads(item_id, bad, good):
     answer, reasoning, evidence = _said(item_id)
     assert bad not in reasoning and good in reasoning
     assert not (fu.odd_figures(reasoning) or fu.machinery_named(reasoning)
                 or fu.dangling_step(reasoning) or fu.heading_as_noun(reasoning))
+
+
+def test_a_label_reads_as_a_noun_with_its_article():
+    assert fu.bare_label("Taking net fair value of derivatives outstanding at December 31, 2007 "
+                         "from net fair value ... leaves 258800 - 25171 = 233629.")
+    assert fu.bare_label("Dividing large utilities in 2001 by growth distribution in 2001 gives")
+    assert fu.bare_label("Dividing the benefit payments by 2016 benefit payments for international")
+    assert not fu.bare_label("Taking the net fair value of derivatives outstanding at December "
+                             "31, 2007 from the net fair value ... leaves 258800 - 25171 = 233629.")
+    assert not fu.bare_label("Using 811 for the sum, dividing by the total assets gives 2 / 4 = 50%.")
+    assert with_the("net fair value at December 31, 2007") == \
+        "the net fair value at December 31, 2007"
+    assert with_the("2016 benefit payments") == "the 2016 benefit payments"
+    assert with_the("S&P 500 Index at 12/14") == "S&P 500 Index at 12/14"
+    assert with_the("the total") == "the total" and with_the("237") == "237"

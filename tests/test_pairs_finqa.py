@@ -5,6 +5,7 @@ wrong reading through arithmetic that holds. Checked on every FinQA pair of a fr
 from __future__ import annotations
 
 import collections
+import dataclasses
 import re
 
 import pytest
@@ -251,6 +252,18 @@ def test_omission_rule_refuses_single_step_last_and_unit_changes(fin):
     assert "the last step" in omission_problems(two, 1)
     scaled = fin["SNPS/2006/page_69.pdf-1"]                      # 8.5 x 1000, then a share
     assert "not a quantity computed from the filing" in omission_problems(scaled, 0)
+
+
+def test_omission_rule_refuses_steps_no_reader_misses(fin):
+    """Readers called a pair a tie where the skipped step was a partial sum of a running
+    total or a result the question states."""
+    running = fin["LMT/2014/page_91.pdf-2"]                      # 385 + 383, + 380, / 3
+    assert "a running total's partial sum, which the next sum carries on" in \
+        omission_problems(running, 0)
+    assert omission_problems(running, 1) == []
+    two = fin["ALXN/2007/page_104.pdf-2"]
+    told = dataclasses.replace(two, question=f"{two.question} (a change of {two.steps[0].res})")
+    assert "its result is stated in the question" in omission_problems(told, 0)
 
 
 # ----------------------------------------------------------------------------- conflicts

@@ -25,7 +25,7 @@ from tjb_lib.pairs.filing import LOWER_IN_NAME, STRAY_CAPITAL
 from tjb_lib.pairs.finqa_voice import COUNTED, PER_SHARE_MONEY, repeated_runs, unit_asked
 
 _SCALED = re.compile(r"-?[\d,.]+ (?:thousand|million|billion)")
-_LOSS = re.compile(r"\bloss of -\d|\b(?:loss|gain) of -?[\d.]+ - 100(?:\.0+)? = -?[\d.]+%")
+_LOSS = re.compile(r"\bloss of -\d|\bloss of [\d.]+ - [\d.]+ = -|\b(?:loss|gain) of -?[\d.]+ - 100(?:\.0+)? = -?[\d.]+%")
 _POINTS = re.compile(r"-?[\d.]+% - \(?-?[\d.]+%\)? = -?[\d.]+%")
 _LEVEL = re.compile(r"\bat (\d[\d.]*)(?![\d/.-])")
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z])")
@@ -60,8 +60,8 @@ def bare_per_share(question: str, answer: str) -> list[str]:
 
 
 def negative_loss(reasoning: str) -> list[str]:
-    """A loss given as a negative number, or an index's points less its base called a
-    percent."""
+    """A loss given as a negative number (also as the working that gives one: "a loss of
+    83.66 - 100 = -16.34"), or an index's points less its base called a percent."""
     return [m.group(0) for m in _LOSS.finditer(reasoning)]
 
 

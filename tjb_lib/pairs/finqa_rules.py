@@ -32,7 +32,11 @@ lacks, "at 108.59 at December 31, 2012", a described result stacked inside a cla
 on its divisor, an award's state or "Total," used as the noun; and their fourth pass: a figure
 as no analyst prints it (".385", "0.14 × 100 = 14"), the working's machinery named ("in
 millions as the question states"), a dangling "it" or a stacked step, the base of 100 said
-again, a table heading used as the noun ("investments — short and long-term").
+again, a table heading used as the noun ("investments — short and long-term"); and their
+fifth pass: a label used as a noun without its article ("Taking net fair value of ..."), the
+tacked-on note on parenthesised figures ("in the filing, (19.8) is shown in parentheses, and
+as an amount it is 19.8") and a loss of a working that gives a negative ("a loss of 83.66 -
+100 = -16.34").
 """
 from __future__ import annotations
 
@@ -53,7 +57,7 @@ from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
 from tjb_lib.pairs.finqa_units import (base_said_again, dangling_step, heading_as_noun,
                                        machinery_named, odd_figures)
 from tjb_lib.pairs.finqa_units import (count_unnamed, doubled_at, entity_as_measure, scale_lament, sign_dropped,
-                                       source_glitches, stacked_clause, state_as_noun,
+                                       sign_template, source_glitches, bare_label, stacked_clause, state_as_noun,
                                        unit_missing, unscaled_lines, vocabulary)
 from tjb_lib.pairs.finqa_units import label_soup as soup_in_sentence
 from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
@@ -350,6 +354,8 @@ def pair_problems(p: Pair) -> list[str]:
                                                          record)),
                             ("a negative figure used without a word on its sign",
                              sign_dropped(reasoning, evidence)),
+                            ("a note on parentheses as a template", sign_template(reasoning)),
+                            ("a label as a noun without its article", bare_label(reasoning)),
                             ("a sentence on the scale the table lacks", scale_lament(reasoning)),
                             ("a level and its date both after 'at'", doubled_at(reasoning)),
                             ("a described result stacked in a clause", stacked_clause(reasoning)),

@@ -123,29 +123,23 @@ def period_label(text: str) -> str:
 
 #: how the clause on parenthesised figures opens, in its step's own sentence (a sentence of its
 #: own reads as one side's extra where the other side leaves the step out)
-SIGN_NOTE = "; in the filing, "
+SIGN_NOTE = ", counting the "
 
 
 def sign_noted(sentence: str, evidence: list[str]) -> str:
-    """A step that adds or subtracts a figure the evidence prints in parentheses, as its size
-    or as a negative, with one plain clause on its sign ("...; in the filing, (14) and (3) are
-    shown in parentheses, and as amounts they are 14 and 3."), never a note on what the step
-    does with it ("and it is added here as 21")."""
+    """A step that adds a figure the evidence prints in parentheses, or uses it as a negative,
+    with one natural clause on its sign ("... = -176, counting the (379) the filing shows in
+    parentheses as -379."). A figure subtracted by its size needs none (its label says what it
+    is), and none gets the tacked-on template readers stopped at ("in the filing, (19.8) is
+    shown in parentheses, and as an amount it is 19.8")."""
     shown = sign_dropped(sentence, evidence)
     if not shown:
         return sentence
-    negative = [x for x in shown if sign_use(x, sentence) == "negative"]
-    notes = []
-    for mine, kind in (([x for x in shown if x not in negative], "amount"),
-                       (negative, "negative")):
-        if mine:
-            values = " and ".join(("-" if kind == "negative" else "") + x.replace(",", "")
-                                  for x in mine)
-            notes.append(f"as {kind}s they are {values}" if len(mine) > 1
-                         else f"as {'an' if kind == 'amount' else 'a'} {kind} it is {values}")
+    values = " and ".join(("-" if sign_use(x, sentence) == "negative" else "") + x.replace(",", "")
+                          for x in shown)
     said = " and ".join(f"({x})" for x in shown)
-    return f"{sentence.removesuffix('.')}{SIGN_NOTE}{said} " \
-        f"{'are' if len(shown) > 1 else 'is'} shown in parentheses, and {' and '.join(notes)}."
+    return f"{sentence.removesuffix('.')}{SIGN_NOTE}{said} the filing shows in parentheses " \
+        f"as {values}."
 
 
 def sign_use(printed: str, reasoning: str) -> str | None:
@@ -241,12 +235,33 @@ def unglued(text: str, record: str) -> str:
 
 
 def sign_dropped(reasoning: str, evidence: list[str]) -> list[str]:
-    """A figure the evidence prints in parentheses (a negative) added or subtracted, as its
-    size or as a negative, with no word on what happens to its sign."""
+    """A figure the evidence prints in parentheses (a negative) added by its size or used as a
+    negative, with no word on what happens to its sign (one subtracted by its size, or taken
+    from, reads as its label says)."""
     if _SIGN_WORD.search(reasoning):
         return []
     printed = dict.fromkeys(m.group(1) for line in evidence for m in _NEGATIVE.finditer(line))
-    return [x for x in printed if sign_use(x, reasoning)]
+    return [x for x in printed if sign_use(x, reasoning) in ("added", "negative")]
+
+
+_SIGN_TEMPLATE = re.compile(r"\b(?:is|are) shown in parentheses, and as (?:an? )?"
+                            r"(?:amount|negative)s? (?:it is|they are)\b")
+
+
+_BARE_LABEL = re.compile(r"\b(?:Taking|Dividing|Subtracting|Multiplying) (?!(?:the|a|an|its|their|"
+                         r"our|each|per|by)\b)[a-z][\w-]*|\bby (?:19|20)\d\d [a-z][\w-]*")
+
+
+def bare_label(reasoning: str) -> list[str]:
+    """A figure's label used as a noun without its article ("Taking net fair value of ...
+    from ...", "Dividing large utilities in 2001 by ...", "by 2016 benefit payments")."""
+    return [m.group(0) for m in _BARE_LABEL.finditer(reasoning)]
+
+
+def sign_template(reasoning: str) -> list[str]:
+    """The tacked-on note on parenthesised figures readers called a template ("in the filing,
+    (19.8) and (9.2) are shown in parentheses, and as amounts they are 19.8 and 9.2")."""
+    return [m.group(0) for m in _SIGN_TEMPLATE.finditer(reasoning)]
 
 
 # What the strict readers' third pass of 6 December stopped at, each a budget-0 rule.

@@ -66,8 +66,8 @@ GROWTH = (
 # One measure over two periods, added.
 COMBINED = (
     "{m} {pa} and {bare_b} add up to {eq}.",
-    "Adding {m} {pa} and {bare_b} gives {eq}.",
-    "Together, {m} {pa} and {bare_b} come to {eq}.",
+    "Adding {the_m} {pa} and {bare_b} gives {eq}.",
+    "Together, {the_m} {pa} and {bare_b} come to {eq}.",
 )
 # A figure added to a running total of its own measure: the total is not named again
 # ("Adding basic net income ... in 2005 and the combined basic net income ... for 2006 and
@@ -98,8 +98,9 @@ SHARE = (
 )
 # A change (an earlier result) on its base: never "Compared with {y}, the change in ... comes
 # to", which names the measure twice before the figure, nor "Divided by {y}, the total (16769)
-# comes to", which opens on the base.
-SHARE_OF_CHANGE = SHARE
+# comes to", which opens on the base, nor "Dividing the change ... by", which only the side
+# that shows the change would say (the side that skips it opens on the change's value).
+SHARE_OF_CHANGE = tuple(t for t in SHARE if not t.startswith("Dividing"))
 # A part of a whole in one period: it may open on the period ("In 2015, EMEA was ...").
 SHARE_IN_PERIOD = SHARE + ("{period}, {part} {be_part} {eq} of {whole}.",)
 # Division by a small count: an average.
@@ -539,13 +540,25 @@ def _phrase(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure],
         said = name(o.step, steps, figs)        # "the total in 2008 (505519)"; a description
         described = said == _described(o.step, steps, figs)       # sets its value off by commas
         return f"{said}, {o.text}," if described else f"{said} ({o.text})"
-    return _label(o)
+    return with_the(_label(o))
 
 
 def _brief(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
     """An operand without its value: a figure's label, an earlier result's short name (a
     description of a result never holds another result in brackets)."""
-    return name(o.step, steps, figs) if o.step is not None else _label(o)
+    return name(o.step, steps, figs) if o.step is not None else with_the(_label(o))
+
+
+#: a label that reads as a noun with "the": a common noun phrase, or one led by its year
+#: ("2016 benefit payments for international"), not one with a determiner of its own
+_COMMON_LABEL = re.compile(r"(?!(?:the|a|an|its|their|our|each|per)\b)(?:[a-z]|(?:19|20)\d\d [a-z])")
+
+
+def with_the(label: str) -> str:
+    """A figure's label as the noun of a sentence, with its article ("Taking the net fair
+    value ... at December 31, 2007 from ..."): blind readers stopped at bare labels ("Dividing
+    large utilities in 2001 by ..."). A name or a bare figure as it is."""
+    return f"the {label}" if _COMMON_LABEL.match(label) else label
 
 
 def _label(o: Operand) -> str:
@@ -565,8 +578,9 @@ def _described(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
         if over:                                     # "the combined other income, net for
             m, when_ = over                          # 2016, 2017 and 2018", not a list of
             return f"the combined {m} for {', '.join(when_[:-1])} and {when_[-1]}"   # labels
-        said = _addends(k, steps, figs)
-        return f"the sum of {', '.join(said[:-1])} and {said[-1]}"
+        said = _addends(k, steps, figs)                # a label said once ("the sum of
+        said = [said[0], *(_tail(said[0], w) for w in said[1:])]   # revenues in the first
+        return f"the sum of {', '.join(said[:-1])} and {said[-1]}"  # quarter, in the second")
     head = {"minus": "the difference between", "subtract": "the difference between",
             "add": "the sum of", "divide": "the ratio of", "multiply": "the product of"}
     joint = "to" if op == "divide" else "and"
@@ -605,7 +619,8 @@ def _addends(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> list[s
     return [w for o in operands(k, steps, figs)
             for w in (_addends(o.step, steps, figs)
                       if o.step is not None and op_name(steps[o.step]) == "add"
-                      else [_brief(o, steps, figs)])]
+                      else [_brief(o, steps, figs).removeprefix("the ")])]   # one "the
+                                                               # sum of" for the whole list
 
 
 def named(series: str | None) -> str | None:
@@ -615,7 +630,7 @@ def named(series: str | None) -> str | None:
 
 
 def amount(o: Operand) -> str:
-    """A figure as the words around an equation state it: with the "$", the thousands
+    """A figure as the words around an equation state it: with the "$", the "%", the thousands
     separators and the scale its line or table gives ("$26,410 thousand", "1.5 million"),
     so that no figure of the working reads without its unit; the operand as printed where it
     has none."""
@@ -627,6 +642,8 @@ def amount(o: Operand) -> str:
         text = f"{m.group(1)}${int(m.group(2)):,}{m.group(3) or ''}"
     elif m and f.scale and len(m.group(2)) > 3:
         text = f"{m.group(1)}{int(m.group(2)):,}{m.group(3) or ''}"
+    elif m and f.unit == "%":
+        return f"{text}%"                             # "from 2.36% in 2017", never "2.36"
     return f"{text} {f.scale}" if f.scale and m else text
 
 
@@ -856,6 +873,9 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
              "gl": "return" if steps[i].res.strip().endswith("%") else _gain(steps[i].res),
              "eq": equation(i, steps, percent=all(o.figure is not None and o.figure.unit == "%"
                                                   for o in (a, b)))}
+    if pool is BASE and names["gl"] == "loss":
+        names["gl"] = "change"                     # "a change of 83.66 - 100 = -16.34", never
+                                                   # "a loss of" a negative
     since = what(b.figure)[1] if b.figure is not None else None
     names["since"] = f" {when(since)}" if since else ""
     m, at = what(a.figure) if a.figure is not None else (None, None)
@@ -866,8 +886,12 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
                      be_part=be(part))                                # income."
     if pool in (CHANGE, CHANGE_BACK, COMBINED) and a.figure and b.figure:
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
+        if pool is not COMBINED and a.figure.unit == b.figure.unit == "%" \
+                and "point" not in names["eq"]:
+            names["eq"] += " percentage points"     # a change of two rates, not a rate
         names.update(a=amount(a), b=amount(b),           # "$26,410 thousand", "1.5 million"
                      m=m or "", pa=when(pa or ""), pb=when(pb or ""), be=be(m or ""),
+                     the_m=with_the(m or ""),      # "Together, the service cost in ..."
                      bare_a=when(pa or "").split(" ", 1)[-1],      # "year ended ...", not
                      bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
@@ -893,6 +917,8 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     if any(o.step in omitted for o in (a, b)) and (draw * 11) % 1 < .45:
         opens = [t for t in opens if not t.startswith(x)] or opens   # a skip, spread over
     text = (opens or texts)[int(draw * len(opens or texts))]        # openings
+    if a.step is None and x != _label(a) and text.startswith(x):
+        text = text.removeprefix("the ")            # a label heads its sentence as printed
     return text[0].upper() + text[1:]
 
 
@@ -932,11 +958,12 @@ def onto_total(step: FinQAStep, x: str, y: str, eq: str) -> str | None:
     return f"Adding {x} to the {m.group('p') or m.group('p2')} total of " \
            f"{m.group('v') or m.group('v2')} gives {eq}."
 # How a step opens on a result already described, {r} its description and {v} its value ...
-_GIVEN = ("With {r} at {v}, ", "Taking {r} as {v}, ")
+_GIVEN = ("With {r} at {v}, ", "Taking {r} as {v}, ", "Using {v} for {r}, ",
+          "Putting {r} at {v}, ")
 # ... and what it then does: {y} the other operand, {n} a count; never a dangling "it" ("it
 # makes up", "less {y} it is").
 _THEN = {"divide": ("dividing by {y} gives {eq}", "the ratio to {y} is {eq}"),
-         "share": ("its share of {y} is {eq}", "dividing by {y} gives {eq}"),
+         "share": ("its share of {y} is {eq}", "as a share of {y} that is {eq}"),
          "average": ("averaging over {n} gives {eq}", "the average over {n} is {eq}"),
          "subtract": ("taking {y} away leaves {eq}", "subtracting {y} leaves {eq}"),
          "add": ("adding {y} gives {eq}", "adding {y} makes {eq}"),

@@ -173,7 +173,10 @@ def omission_problems(item: FinQAItem, i: int) -> list[str]:
     would). The step is not the last, its result is an operand of a later step (which the cited
     side still shows), it computes a quantity from the filing (not a change of unit), and its
     result is not a figure the gold lines already state, nor one the next step only rescales
-    (its sentence ends on the rescaled figure: "= 29889860, or $29.9 million")."""
+    (its sentence ends on the rescaled figure: "= 29889860, or $29.9 million"). Readers call
+    a pair a tie where the skipped step is one nobody misses: a result the question itself
+    states, or a partial sum of a running total ("385 + 383 = 768" before "768 + 380 =
+    1148")."""
     steps = item.steps
     problems = []
     if len(steps) < 2:
@@ -189,6 +192,11 @@ def omission_problems(item: FinQAItem, i: int) -> list[str]:
     shown = {value(x) for _, text in item.gold_inds for x in NUMBER.findall(clean_line(text))}
     if value(steps[i].res) in shown:
         problems.append("its result is stated in the gold lines")
+    if value(steps[i].res) in {value(x) for x in NUMBER.findall(item.question)}:
+        problems.append("its result is stated in the question")
+    if op_name(steps[i]) == "add" and any(op_name(s) == "add" and _uses(s, i)
+                                          for s in steps[i + 1:]):
+        problems.append("a running total's partial sum, which the next sum carries on")
     return problems
 
 
