@@ -113,13 +113,16 @@ def test_a_participle_after_a_semicolon_is_lowered():
 
 
 def test_a_bare_kind_takes_its_article():
+    from tjb_lib.pairs.closing import kind_without_article
     shown = "Christianity Today magazine is an evangelical Christian periodical."
     q = "What type of magazine is Eugene Habecker the chairman of?"
     said = statement(q, "evangelical Christian periodical", text=shown)
     assert said == "the type of magazine is an evangelical Christian periodical"
     answer = "evangelical Christian periodical"
-    assert readable.bare_kind(f"X, so the type of magazine is {answer}.", answer, shown)
-    assert not readable.bare_kind(f"X, so {said}.", answer, shown)
+    assert kind_without_article(f"the type of magazine is {answer}.", shown)
+    assert not kind_without_article(f"{said}.", shown)
+    assert kind_without_article("the type of movie is South Korean horror film")
+    assert not kind_without_article("the type of music is rock")
 
 
 def test_a_questions_slip_is_not_echoed():

@@ -290,6 +290,19 @@ def with_article(noun: str, answer: str, text: str = "") -> str:
     return answer
 
 
+KIND_CLAIM = re.compile(rf"the (?P<noun>{KIND_NOUN.pattern} [a-z ]+?) (?:is|was|are|were) "
+                        r"(?P<answer>[^.]+?)\.?")
+
+
+def kind_without_article(claim: str, text: str = "") -> bool:
+    """A claim that gives a kind without the article ``with_article`` would give it ("the type
+    of movie is South Korean horror film"; "so the type of magazine is evangelical Christian
+    periodical" where ``text`` says "an evangelical Christian periodical"): the one reader rule
+    for closings and generic conclusions alike."""
+    kind = KIND_CLAIM.fullmatch(claim)
+    return bool(kind) and with_article(kind["noun"], kind["answer"], text) != kind["answer"]
+
+
 # An answer that is a kind, not a name ("a pinball machine", "a minor basilica").
 KIND_ANSWER = re.compile(r"^an? [a-z]")
 

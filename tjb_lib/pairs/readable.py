@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from tjb_lib.pairs.coherence import content_words, parts, sentences
-from tjb_lib.pairs import registry, slip_rules
+from tjb_lib.pairs import closing, registry, slip_rules
 from tjb_lib.records import Pair
 from tjb_lib.text import MONTHS, YEAR, words
 
@@ -255,17 +255,6 @@ ECHOED_SLIP = re.compile(r", so the [a-z]+ of the [a-z]+ [a-z]+ing\b[^,]* and (?
                          r"includes|has|is|was)\b")
 
 
-def bare_kind(sentence: str, answer: str, shown: str) -> bool:
-    """A conclusion that gives a kind without the article the text gives it ("so the type of
-    magazine is evangelical Christian periodical" where the magazine "is an evangelical
-    Christian periodical")."""
-    a = answer.strip()
-    return (bool(re.fullmatch(r"[a-z][^\d,;.]*", a))
-            and bool(re.search(rf", so the (?:type|kind|sort|genre|form|class) of [a-z ]+ "
-                               rf"(?:is|was|are|were) {re.escape(a)}\.?$", sentence))
-            and bool(re.search(rf"\ban? {re.escape(a)}\b", shown, re.I)))
-
-
 def miscounted_sources(sentence: str, lines: int, titles: int) -> bool:
     """A generic support clause that counts its sources as two ("Of the two quotations", "the
     other") where the side shows another number of them in the word it names them by
@@ -329,7 +318,8 @@ def graded_stops(p: Pair, item, side: str) -> list[tuple[str, str]]:
         out += [(rule, s) for s in said if rx.search(s)]
     shown = "\n".join([*part["evidence"], part["reasoning"]])
     out += [("possessive doubled", s) for s in sentences(shown) if DOUBLED_POSSESSIVE.search(s)]
-    if said and bare_kind(said[-1], item.answer, shown):
+    conclusion = re.search(r", so (the .+)$", said[-1]) if said else None
+    if conclusion and closing.kind_without_article(conclusion.group(1), shown):
         out.append(("kind without its article", said[-1]))
     if part["reasoning"] and bound_dropped(part["reasoning"], item.answer):
         out.append(("bound dropped", said[-1]))

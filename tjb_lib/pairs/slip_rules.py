@@ -12,7 +12,7 @@ from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LA
                                  SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
 from tjb_lib.pairs.closing import (CENSUS_FIGURE, ECHO_WORDS, QUOTED_KIND, UNTIL_SPAN,
                                    before_verb, common_cased, lowered_the, whole_name_uses,
-                                   with_article)
+                                   kind_without_article)
 from tjb_lib.pairs.reasoning import aliased, long_lists, pruned
 from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_description,
                                       bare_surnames, entity_of,
@@ -90,9 +90,6 @@ def phrasing_problems(p: Pair, item) -> list[tuple[str, str]]:
     return out
 
 
-_KIND_CLAIM = re.compile(r"^the (?P<noun>(?:type|kind|sort|genre|form) of [a-z]+) (?:is|was) (?P<answer>.+)$")
-
-
 def closing_slips(claim: str, item, text: str) -> list[str]:
     """What a reader stops at in a closing's claim (``closing``): a kind answer without its
     article ("the type of movie is South Korean horror film"), a common word capitalised after
@@ -124,8 +121,7 @@ def closing_slips(claim: str, item, text: str) -> list[str]:
     capital = re.search(r" (?:is|are|was|were) (?P<name>The [^.]*)$", claim)
     if capital and lowered_the(capital.group("name"), text) != capital.group("name"):
         out.append("capital The inside the closing")
-    kind = _KIND_CLAIM.match(claim)
-    if kind and with_article(kind.group("noun"), kind.group("answer")) != kind.group("answer"):
+    if kind_without_article(claim):
         out.append("kind answer without its article")
     plain = re.match(r"the answer is (.+)$", claim)
     if plain and common_cased(plain.group(1), text) != plain.group(1):
