@@ -272,6 +272,10 @@ def audit_split(name: str, pairs: list[Pair], items: dict, seed: int = SEED) -> 
     if dangling:
         a.breaches.append(f"{dangling} pairs name a hop without its evidence (budget 0)")
     a.breaches += finqa_rules.breaches(pairs)
+    stock = readable.stock_support(pairs)
+    a.unreadable += len(stock)
+    if stock:
+        a.examples.append(f"stock support: {stock[0][0]}: {stock[0][1]!r}")
     if a.unreadable:
         a.breaches.append(f"{a.unreadable} sentences break a reader's rule (budget 0)")
     return a
@@ -375,7 +379,9 @@ def markdown(audits: list[SplitAudit], tiers: dict) -> str:
                  "non-name title inserted as a name, a cut sentence, a comparison without both "
                  "values or, for a yes/no comparison, without both facts, a hop the reasoning never "
                  "uses, a closing that joins the answer alone with a stock connective, an opening "
-                 "leaning on an unshown sentence, a gold answer its evidence does not support); `side "
+                 "leaning on an unshown sentence, a gold answer its evidence does not support, a "
+                 "soft generic support that names nothing of the item or shares a six-word run "
+                 "with more than 5% of the split's generic sides); `side "
                  "accuracy` is a paired classifier (one side's words minus the other's, folds grouped "
                  "by source item) telling the cited side.")
     lines.append("")

@@ -22,7 +22,7 @@ from tjb_lib.pairs.finqa_gold import base_row, gold_problem, money_unit, stated_
 from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, counted, dollars, op_name, operands,
                                        period_clash, result_text, step_sentences, unit_asked,
                                        unnamed)
-from tjb_lib.pairs.closing import close
+from tjb_lib.pairs.closing import close, sought_noun
 from tjb_lib.pairs.finqa_labels import label_problem, reasoning_problem
 from tjb_lib.pairs.finqa_units import (mid_sentence_the, period_label, place_measured, rate_unit,
                                        scale_stated, sign_noted, unglued, vocabulary)
@@ -128,6 +128,68 @@ def named_kind(item: HotpotItem) -> str | None:
     return None
 
 
+def hop_label(item: HotpotItem, title: str) -> str:
+    """What a reasoning calls a hop's entity: the name its paragraph uses ("the 2006 Miami
+    Hurricanes football team"), or the title where the other hop shares that name
+    ("American Beauty (soundtrack)")."""
+    names = {h: entity_of(item, h).called(False) or short_name(html.unescape(h))
+             for h in hops(item)}
+    shared = [h for h in names if h != title and names[h] == names[title]]
+    return html.unescape(title) if shared else names[title]
+
+
+#: the most words of the question a generic side quotes
+ECHO_WORDS = 8
+
+
+def question_echo(item: HotpotItem, text: str) -> str | None:
+    """The longest run of the question's words (three to ``ECHO_WORDS``, no quotation marks, no
+    name cut in two, not ending on a participle, an adverb or a count) that ``text`` repeats as
+    written (not the question's "born may 6" for "born May 6"), with two content words or more
+    beside the hops' names ("host of the Fox network's NFL show"), or None: what a hop the
+    question describes bears out."""
+    q = item.question.rstrip(" ?.").split()
+    have = f" {' '.join(re.findall(r'[A-Za-z0-9]+', text))} "     # as the evidence writes it
+    names = set(_tokens(" ".join(hop_label(item, h) for h in hops(item))))
+    best = ""
+    for i in range(len(q)):
+        for j in range(min(len(q), i + ECHO_WORDS), i + 2, -1):
+            run = " ".join(q[i:j]).strip(",;:")
+            said = _tokens(run)
+            if (said and len(run) > len(best) and not re.search(r"[\"“”‘’().]|,$", run)
+                    and said[0] not in _STOP and said[-1] not in _STOP
+                    and not re.fullmatch(r".*(?:ed|ing|ly)|best|most|known|one|two|three|four|"
+                                         r"five|six", said[-1])
+                    and not (i > 1 and q[i][:1].isupper() and q[i - 1][:1].isupper())
+                    and not (j < len(q) and q[j - 1][:1].isupper() and q[j][:1].isupper())
+                    and f" {' '.join(re.findall(r'[A-Za-z0-9]+', run))} " in have
+                    and len({w for w in said if w not in _STOP} - names) >= 2):
+                best = run
+                break
+    return best or None
+
+
+def generic_roles(item: HotpotItem) -> list[voice.HopRole]:
+    """Each hop's role as the generic side tells it (``voice.HopRole``): the hop its evidence
+    names, and whether its evidence states the answer (not where the answer is a hop's own
+    name: that hop's source bears out the description, and the one naming it leads there). A
+    hop that names the other comes first, so the account runs from the clue to the answer."""
+    def same(a: str, b: str) -> bool:
+        return mentions(a, b) or mentions(b, a)
+
+    roles = []
+    for h in hops(item):
+        said = " ".join(hop_sentences(item, h))
+        named = [hop_label(item, o) for o in hops(item) if o != h and (
+            mentions(said, short_name(o)) or mentions(said, hop_label(item, o)))]
+        link = named[0] if named else None
+        states = (item.answer.strip().lower() not in ("yes", "no") and mentions(said, item.answer)
+                  and not same(hop_label(item, h), item.answer)
+                  and not (link and same(link, item.answer)))
+        roles.append(voice.HopRole(hop_label(item, h), link, states, question_echo(item, said)))
+    return sorted(roles, key=lambda role: role.links is None)
+
+
 def _evidence(item: HotpotItem, title: str, sid: int) -> Evidence:
     text = standalone(item, title, sid)
     if text is None:
@@ -148,14 +210,14 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
     non-supporting sentence of the dropped hop's paragraph in its place (a weakened hop).
     ``extra`` adds a relevant non-supporting sentence after its paragraph's sentences;
     ``reverse`` shows the evidence in reverse order. ``reasoning`` is "specific" (one step per
-    hop, in the evidence's words, ``tjb_lib.pairs.reasoning``) or "generic" (support that names
-    no entity or link). ``r`` draws the phrasings (default: seeded by the item id). ``answer``
-    replaces the gold answer where the candidate states its own answer (the answer line and the
-    conclusion: a conflict's wrong side), never inside what it quotes or restates from the
-    evidence. The closing names neither ``drop_hop`` nor the hops in ``unnamed`` (those the
-    other side of a pair drops or never names, so both sides close alike); ``apart`` is the hop
-    the other side drops, whose sentences are joined only among themselves
-    (``reasoning.joined``).
+    hop, in the evidence's words, ``tjb_lib.pairs.reasoning``) or "generic" (a shorter account
+    that names each hop's source and its role, ``voice.generic_support``). ``r`` draws the
+    phrasings (default: seeded by the item id). ``answer`` replaces the gold answer where the
+    candidate states its own answer (the answer line and the conclusion: a conflict's wrong
+    side), never inside what it quotes or restates from the evidence. The closing names neither
+    ``drop_hop`` nor the hops in ``unnamed`` (those the other side of a pair drops or never
+    names, so both sides close alike); ``apart`` is the hop the other side drops, whose
+    sentences are joined only among themselves (``reasoning.joined``).
     """
     gold = item.answer.strip().rstrip(",;:").strip()   # "Golden Valley, Minnesota," as given
     ans = (answer or named_kind(item) or gold).strip()
@@ -177,8 +239,6 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
         if tuple(_tokens(e.text)) not in seen:
             seen.add(tuple(_tokens(e.text)))
             ev.append(e)
-    generic = voice.generic_support(r, comparative(item, hops(item)), len(ev),
-                                    len({e.source for e in ev}))
     text = capitals.item_text(item)          # decides a joined word's case (``capitals``)
     if reasoning == "specific":
         support = {h: hop_sentences(item, h) for h in hops(item)}
@@ -193,6 +253,10 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
                       [e.text for e in ev], frozenset(filter(None, (drop_hop, apart))), text, item)
         body = without_bare_also(body)
     elif reasoning == "generic":
+        noun = sought_noun(item.question)
+        generic = voice.generic_support(r, generic_roles(item), noun,
+                                        voice.compared_fact(item.question, noun),
+                                        comparative(item, hops(item)))
         body = (capitals.lowered_after_so(close(generic, item.question, ans, spared, text), text),)
     else:
         raise ValueError(f"reasoning must be 'specific' or 'generic', not {reasoning!r}")

@@ -1,8 +1,9 @@
 """Graded quality tiers: soft (a boundary gap) and moderate (one necessary step missing).
 
 soft_hotpotqa: same answer and every gold support on both sides; the plain side's reasoning
-names each hop and link, the cited side's reasoning is generic support drawn from a pool of
-phrasings (target quality_soft, gold Tie: the human boundary).
+names each hop and link in the evidence's words, the cited side's reasoning is a shorter account
+that names each hop's source and its role without the link's wording (``voice.generic_support``;
+target quality_soft, gold Tie: the human boundary).
 moderate_hotpotqa: plain has the full chain; the cited side has the display but omits one
 *necessary* hop: the bridge of a bridge question, or one compared entity of a comparison.
 Half of the bridge omissions (seeded) weaken the hop instead where the bridge paragraph has a
@@ -44,7 +45,7 @@ STAND_IN_TOPIC_WORDS = 3
 def soft_hotpotqa(split: str, items: list[HotpotItem], seed: int) -> list[Pair]:
     out = []
     for item in items:
-        # the generic side names no entity, so neither side's closing does (both close alike)
+        # both sides close alike, on the question's words: neither closing names a hop
         specific = hotpot_candidate(item, rng(seed, "voice", item.id), reasoning="specific",
                                     unnamed=hops(item))
         generic = hotpot_candidate(item, rng(seed, "voice", item.id), reasoning="generic",

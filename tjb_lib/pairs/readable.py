@@ -14,6 +14,7 @@ reads the item's supporting sentences. ``problems`` names every rule a pair brea
 """
 from __future__ import annotations
 
+import collections
 import re
 
 from tjb_lib.pairs.coherence import content_words, parts, sentences
@@ -223,15 +224,22 @@ def stated(p: Pair, item) -> list[str]:
     return [a for a in (item.answer, p.meta.get("wrong_answer")) if a]
 
 
-# The soft tier's generic support, as the blind readers of 6 December quoted it: stock
-# phrasings ("Each of the extracts supplies one step of the chain", "the entries connect through
-# a shared name" where no name is given) and words that count the sources as two ("Of the two
-# quotations", "the other") over three or four of them.
+# The soft tier's generic support, as the blind readers quoted it: stock phrasings of 6 December
+# ("Each of the extracts supplies one step of the chain", "the entries connect through a shared
+# name" where no name is given) and of 7 December, which named nothing of the item ("With both
+# excerpts in view, nothing is left to guess", "Combining what the two passages report yields
+# the result").
 TEMPLATED_SUPPORT = re.compile(
     r"supplies one step of the chain|mentions, the other explains|connect through a shared name"
     r"|meet at a name they share|the first leads to the second|names what the other describes"
-    r"|leaves off, the other picks up|cover both subjects on the point")
-_AS_TWO = re.compile(r"\b(?:two|both|the other|one against the other)\b")
+    r"|leaves off, the other picks up|cover both subjects on the point"
+    r"|nothing is left to guess|settle who or what is meant|read together they do"
+    r"|yields the result|link the subject to what is asked|pins? down what the question is about"
+    r"|the reply becomes clear|connect the clue in the wording")
+#: a run of this many words that more than ``STOCK_SHARE`` of a split's generic sides share is
+#: stock support: a sentence reused across items, whatever its words
+STOCK_RUN = 6
+STOCK_SHARE = 0.05
 # Garbles the graded tiers' readers quoted: a birth in the present tense ("Antonio Vivaldi is
 # born in Venice"), a team page's name without its noun ("the Vermont Catamounts men's soccer
 # competes"), a singular noun for two months ("so the month is March and April").
@@ -255,15 +263,29 @@ ECHOED_SLIP = re.compile(r", so the [a-z]+ of the [a-z]+ [a-z]+ing\b[^,]* and (?
                          r"includes|has|is|was)\b")
 
 
-def miscounted_sources(sentence: str, lines: int, titles: int) -> bool:
-    """A generic support clause that counts its sources as two ("Of the two quotations", "the
-    other") where the side shows another number of them in the word it names them by
-    (``voice.counted``: pages count titles, quotations lines)."""
-    from tjb_lib.pairs import voice
+def names_nothing(reasoning: str, item) -> bool:
+    """A generic support that names no hop of the item before its conclusion ("With both
+    excerpts in view, nothing is left to guess, so ..."): it could stand under any question."""
+    from tjb_lib.pairs.candidates import hop_label, hops, mentions
 
-    claim = _CONCLUSION.sub("", sentence)
-    m = re.search(rf"\b({'|'.join(voice.SOURCES)})\b", claim)
-    return bool(m and _AS_TWO.search(claim)) and voice.counted(m.group(1), lines, titles) != 2
+    support = _CONCLUSION.sub("", reasoning)
+    return bool(reasoning) and not any(mentions(support, hop_label(item, h)) for h in hops(item))
+
+
+def _runs(reasoning: str) -> set[str]:
+    """The ``STOCK_RUN``-word runs of a reasoning's support (its conclusion aside)."""
+    w = words(_CONCLUSION.sub("", reasoning))
+    return {" ".join(w[i:i + STOCK_RUN]) for i in range(len(w) - STOCK_RUN + 1)}
+
+
+def stock_support(pairs: list[Pair]) -> list[tuple[str, str]]:
+    """(pair id, run) for each generic side holding a run of words that more than
+    ``STOCK_SHARE`` of the split's generic sides hold: the same support reused across items."""
+    sides = [(p.pair_id, _runs(parts(p, side)["reasoning"])) for p in pairs
+             for side in [registry.get(p.split).generic_side] if side]
+    counts = collections.Counter(run for _, runs in sides for run in runs)
+    stock = {run for run, n in counts.items() if n > STOCK_SHARE * len(sides)}
+    return [(pid, min(runs & stock)) for pid, runs in sides if runs & stock]
 
 
 def bound_dropped(reasoning: str, answer: str) -> bool:
@@ -302,15 +324,13 @@ def off_topic_weakening(p: Pair, item) -> str | None:
 
 def graded_stops(p: Pair, item, side: str) -> list[tuple[str, str]]:
     """(rule, text) for what the graded tiers' readers stopped at on one side: the generic
-    support's stock or miscounting words, the garbles above, a dropped bound, a "no" that
-    denies each, a kind answered for a name."""
+    support's stock words or a support that names nothing of the item, the garbles above, a
+    dropped bound, a "no" that denies each, a kind answered for a name."""
     part = parts(p, side)
     said = sentences(part["reasoning"])
     out = [("templated support", s) for s in said if TEMPLATED_SUPPORT.search(s)]
-    if side == registry.get(p.split).generic_side:
-        titles = len({t for t, _ in p.meta.get("supporting_facts", [])})
-        out += [("sources miscounted", s) for s in said
-                if miscounted_sources(s, len(part["evidence"]), titles)]
+    if side == registry.get(p.split).generic_side and names_nothing(part["reasoning"], item):
+        out.append(("generic support naming nothing", part["reasoning"]))
     for rule, rx in (("birth in the present tense", BORN_NOW), ("team without its noun",
                      NOUNLESS_TEAM), ("one noun for two", ONE_FOR_TWO),
                      ("a no that denies each", DENIED_EACH), ("question's slip echoed",
