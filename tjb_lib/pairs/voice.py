@@ -89,10 +89,11 @@ def possessive(name: str) -> str:
 
 
 def _reference(r: random.Random, name: str, src: str, start: bool) -> str:
-    """The hop's source: "X's page", "the page on X" (the possessive only for a bare name, and
-    always for one at the start of the sentence, where "The page on X" would open most of
-    them; another name opens on one of ``OPENINGS``)."""
-    bare = re.fullmatch(r"[A-Z0-9][^(),]*[A-Za-z0-9']", name)
+    """The hop's source: "X's page", "the page on X" (the possessive only for a bare name, one
+    without a function word inside, and always for one at the start of the sentence, where
+    "The page on X" would open most of them; another name opens on one of ``OPENINGS``)."""
+    bare = re.fullmatch(r"[A-Z0-9][^(),]*[A-Za-z0-9']", name) and not re.search(
+        r" (?:of|to|and|the|in|on|for|at|a|an) ", name)     # not "Ambassador to China's page"
     if start:
         out = (REFERENCES[0] if bare else r.choice(OPENINGS)).format(name=name, src=src,
                                                                      owner=possessive(name))
