@@ -202,6 +202,8 @@ def answer_text(question: str, answer: str, last_op: str = "") -> str:
         return answer
     money = want == "per share" and PER_SHARE_MONEY.search(question)
     answer = re.sub(r"^(-?)\.", r"\g<1>0.", answer)                 # "$0.385", not "$.385"
+    if money:                                      # "$0.42", not "$0.420": cents and beyond
+        answer = re.sub(r"(\.\d\d\d*?)0+$", r"\1", answer)   # only where they show more
     return f"${answer} {want}" if money and not answer.startswith("$") else f"{answer} {want}"
 
 
@@ -912,7 +914,8 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
     two = (None if pool is RUNNING else onto_total(steps[i], x, y, names["eq"])) \
         or both_shown(i, steps, x, y, names["eq"], omitted) \
-        or two_clauses(pool, x, names, draw, a.step is not None and a.step == _before(i, omitted))
+        or two_clauses(pool, x, names, draw, a.step is not None and a.step == _before(i, omitted)) \
+        or (stated_second(pool, x, y, names) if b.step in omitted else None)
     if two is not None:
         texts = [two]
     elif _VALUED.search(x):                           # a value inside the opening clause's
@@ -1025,6 +1028,28 @@ _STATED = {"divide": ("{r} {is_r} {v}, and dividing by {y} gives {eq}.",
                         "Since {r} {is_r} {v}, multiplying by {y} gives {eq}."),
            "percent": ("{r} {is_r} {v}, or {eq} as a percentage.",
                        "Since {r} {is_r} {v}, as a percentage that is {eq}.")}
+
+
+# The same where the left-out result is the second operand: stated first, never set off by
+# commas inside the step ("Subtracting the product of ..., 350.09, from the product in 2017").
+_STATED_SECOND = {"subtract": "Since {r} {is_r} {v}, taking it from {x} leaves {eq}.",
+                  "divide": "Since {r} {is_r} {v}, dividing {x} by it gives {eq}.",
+                  "add": "Since {r} {is_r} {v}, adding {x} gives {eq}.",
+                  "multiply": "Since {r} {is_r} {v}, multiplying it by {x} gives {eq}."}
+
+
+def stated_second(pool: tuple[str, ...], x: str, y: str, names: dict[str, str]) -> str | None:
+    """A step whose second operand, not its first, is a result stated with its value (a
+    skipped step) as ``_STATED_SECOND`` says it; None for any other step."""
+    m = _VALUED.fullmatch(y)
+    kind = {id(DIVIDE): "divide", id(SUBTRACT): "subtract", id(ADD): "add",
+            id(MULTIPLY): "multiply"}.get(id(pool))
+    if m is None or kind is None or _VALUED.fullmatch(x):
+        return None
+    said, value = m.groups()
+    return _STATED_SECOND[kind].format(**{**names, "r": said, "v": value,
+                                          "is_r": "are" if be(said.split(",")[0]) == "were"
+                                          else "is"})
 
 
 def two_clauses(pool: tuple[str, ...], x: str, names: dict[str, str], draw: float,
