@@ -145,8 +145,8 @@ def quarter_as_part(reasoning: str) -> list[str]:
 # the change in X is"); a name in a period used as the figure ("JP Morgan Chase in 2014 does
 # not exceed KBW Bank Index in 2014", "= 22.2% of S&P 500 at December 31, 2005"); and money
 # per share with a trailing zero ("$0.420 per share").
-_GIVEN_OPENING = re.compile(r"(?:^|(?<=[.;:] ))(?:Putting|Using|With|Taking) [^.;]{10,}? "
-                            r"(?:at|as|for) -?\$?[\d,.]*\d%?, ")
+_GIVEN_OPENING = re.compile(r"(?:^|(?<=[.;:] ))(?:(?:Putting|With|Taking) [^.;]{10,}? (?:at|as) "
+                            r"-?\$?[\d,.]*\d%?|Using -?\$?[\d,.]*\d%? for [^.;]{10,}?), ")
 _YEARS_COME_TO = re.compile(r"\b(?:19|20)\d\d and (?:19|20)\d\d come to\b")
 _SHARE_TWICE = re.compile(r"\bAs a share of (?:the )?(?P<m>[^,]{3,80}?) (?:in|at|for) [^,]{1,40}, "
                           r"the (?:change|difference) in (?:the )?(?P=m)\b")

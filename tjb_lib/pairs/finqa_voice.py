@@ -918,6 +918,8 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
         or (stated_second(pool, x, y, names) if b.step in omitted else None)
     if two is not None:
         texts = [two]
+    elif pool is ADD and ", " in x and ", " not in y:  # a label with a comma goes last, or
+        texts = [f"Adding {y} to {x} gives {names['eq']}."]   # the list reads as three items
     elif _VALUED.search(x):                           # a value inside the opening clause's
         texts = [t for t in texts if not re.match(    # subject: never "Divided by y, the
             r"(?:Divided by|Averaged over|As a share of) ", t)] or texts    # sum ..., 18658,"

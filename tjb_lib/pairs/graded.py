@@ -17,6 +17,7 @@ cited side leaves out one intermediate step (the denominator of a later division
 earliest quantity computed from the filing that a later step uses) and nothing else, so the
 later steps still show their arithmetic and the omitted result appears in them underived, as
 in an answer that skipped a step (``omission_problems``; target quality_moderate, gold plain).
+A step readers miss (``trivial_step`` is not) is preferred, within a record and in the pools.
 """
 from __future__ import annotations
 
