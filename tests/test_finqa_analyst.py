@@ -49,6 +49,24 @@ from tjb_lib.pairs.finqa_voice import answer_text, arg_text, dollars, equation, 
     (fa.reuse_reprinted, "In figures, 8.75 / 6.91 = 126.6%. Multiplying the percentage (127%) "
      "by 8.75 gives 127% × 8.75 = 11.11.", "In figures, 8.75 / 6.91 = 126.6%. Multiplying the "
      "percentage (126.6%) by 8.75 gives 126.6% × 8.75 = 11.08."),
+    (fa.given_opening, "Putting the change in S&P 500 Index over 2008-2009 at 16.45, as a share "
+     "of S&P 500 Index in 2008 that is 16.45 / 63.45 = 25.93%.", "The change in S&P 500 Index "
+     "over 2008-2009 is 16.45, which as a share of the 2008 level is 16.45 / 63.45 = 25.93%."),
+    (fa.given_opening, "= 768. Using 768 for the combined contributions for 2013 and 2014, "
+     "adding the contributions in 2012 gives 768 + 380 = 1148.",
+     "= 768. Adding the contributions in 2012 gives 768 + 380 = 1148."),
+    (fa.years_come_to, "Together, the service cost in 2018 and 2017 come to 136 + 110 = 246.",
+     "The sum of the service cost in 2018 and 2017 is 136 + 110 = 246."),
+    (fa.share_said_twice, "As a share of the total deferred compensation plan investments in "
+     "2009, the change in total deferred compensation plan investments is 747 / 7943 = 9.4%.",
+     "As a share of the 2009 level, the change in total deferred compensation plan "
+     "investments is 747 / 7943 = 9.4%."),
+    (fa.name_as_figure, "JP Morgan Chase in 2014 does not exceed KBW Bank Index in 2014 "
+     "(167.48 ≤ 189.69), so no.", "The JP Morgan Chase figure in 2014 does not exceed the KBW "
+     "Bank Index figure in 2014 (167.48 ≤ 189.69), so no."),
+    (fa.name_as_figure, "is 5 / 22.5 = 22.2% of S&P 500 at December 31, 2005.",
+     "is 5 / 22.5 = 22.2% of the S&P 500 figure at December 31, 2005."),
+    (fa.per_share_zero, "$0.420 per share", "$0.42 per share"),
 ])
 def test_a_rule_catches_its_defect_and_passes_the_fix(rule, bad, good):
     assert rule(bad) and not rule(good)
@@ -163,6 +181,9 @@ def test_the_shipped_finqa_pairs_break_no_analyst_rule(split):
             found += fa.unscaled_money(answer, " ".join(part["evidence"]))
             for rule in (fa.negative_loss, fa.points_as_percent, fa.index_restated,
                          fa.stray_capitals, fa.years_reversed, fa.coarse_percent,
-                         fa.reuse_reprinted, fa.total_restated, fa.quarter_as_part):
+                         fa.reuse_reprinted, fa.total_restated, fa.quarter_as_part,
+                         fa.given_opening, fa.years_come_to, fa.share_said_twice,
+                         fa.name_as_figure):
                 found += rule(r)
+            found += fa.per_share_zero(answer)
     assert not found

@@ -135,3 +135,54 @@ def quarter_as_part(reasoning: str) -> list[str]:
     """A quarter named as a part of its measure ("the 3rd Qtr of net earnings"), not as when
     the measure falls ("net earnings in the third quarter")."""
     return re.findall(r"\bthe \d(?:st|nd|rd|th) (?:qtr|quarter)\.? of\b", reasoning, re.I)
+
+
+# What the strict readers of 7 December stopped at, each a budget-0 rule: a templated opening
+# on a result and its value ("Putting the change in ... at 16.45, as a share of ... that is",
+# "Using 768 for the combined contributions ..., adding" right after working out 768); one
+# measure over two years with a verb that agrees with neither reading ("the service cost in
+# 2018 and 2017 come to"); the measure said twice around a share ("As a share of X in 2009,
+# the change in X is"); a name in a period used as the figure ("JP Morgan Chase in 2014 does
+# not exceed KBW Bank Index in 2014", "= 22.2% of S&P 500 at December 31, 2005"); and money
+# per share with a trailing zero ("$0.420 per share").
+_GIVEN_OPENING = re.compile(r"(?:^|(?<=[.;:] ))(?:(?:Putting|With|Taking) [^.;]{10,}? (?:at|as) "
+                            r"-?\$?[\d,.]*\d%?|Using -?\$?[\d,.]*\d%? for [^.;]{10,}?), ")
+_YEARS_COME_TO = re.compile(r"\b(?:19|20)\d\d and (?:19|20)\d\d come to\b")
+_SHARE_TWICE = re.compile(r"\bAs a share of (?:the )?(?P<m>[^,]{3,80}?) (?:in|at|for) [^,]{1,40}, "
+                          r"the (?:change|difference) in (?:the )?(?P=m)\b")
+_PERIOD = r"(?:in|at) (?:(?:19|20)\d\d|[A-Z][a-z]+ \d{1,2}, (?:19|20)\d\d)"
+_NAME = r"[A-Z][\w&/.'-]*(?: [A-Z0-9][\w&/.'-]*)*"
+_NAME_AS_FIGURE = re.compile(
+    rf"(?:^|(?<=[.;:] ))(?!(?:The|In|As|At|On|From|Between|Since|Comparing|Adding|Dividing|"
+    rf"Subtracting|Taking|Together|Multiplied|Multiplying|Averaged|Written|Raising|So|Less|"
+    rf"Over|Of|For|With|Using|Putting)\b){_NAME} {_PERIOD} (?:is|does not exceed|exceeds|"
+    rf"as a share of)\b|(?:\bof|\bexceeds?|\bthan) (?!the\b){_NAME} {_PERIOD}")
+_PER_SHARE_ZERO = re.compile(r"\$\d+\.\d{2}\d*0 per share")
+
+
+def given_opening(reasoning: str) -> list[str]:
+    """A step that opens on a result and its value in a template ("Putting X at 16.45, ...",
+    "Using 768 for X, ...", "With X at 231, ...", "Taking X as 17627, ...")."""
+    return [m.group(0) for m in _GIVEN_OPENING.finditer(reasoning)]
+
+
+def years_come_to(reasoning: str) -> list[str]:
+    """One measure in two years with a plural verb ("the service cost in 2018 and 2017 come
+    to")."""
+    return _YEARS_COME_TO.findall(reasoning)
+
+
+def share_said_twice(reasoning: str) -> list[str]:
+    """The measure said on both sides of a share ("As a share of X in 2009, the change in X")."""
+    return [m.group(0) for m in _SHARE_TWICE.finditer(reasoning)]
+
+
+def name_as_figure(reasoning: str) -> list[str]:
+    """A name in a period standing for its figure ("JP Morgan Chase in 2014 does not exceed",
+    "= 22.2% of S&P 500 at December 31, 2005"): "the JP Morgan Chase figure in 2014"."""
+    return [m.group(0) for m in _NAME_AS_FIGURE.finditer(reasoning)]
+
+
+def per_share_zero(answer: str) -> list[str]:
+    """Money per share printed with a trailing zero past the cents ("$0.420 per share")."""
+    return _PER_SHARE_ZERO.findall(answer)

@@ -53,6 +53,8 @@ from tjb_lib.pairs.finqa_analyst import (bare_per_share, coarse_percent, index_r
                                          negative_loss, points_as_percent, quarter_as_part,
                                          reuse_reprinted, stray_capitals, total_restated,
                                          unscaled_money, unsigned_money, years_reversed)
+from tjb_lib.pairs.finqa_analyst import (given_opening, name_as_figure, per_share_zero,
+                                         share_said_twice, years_come_to)
 from tjb_lib.pairs.finqa_gold import money_unit, stated_unit
 from tjb_lib.pairs.finqa_units import (base_said_again, dangling_step, heading_as_noun,
                                        machinery_named, odd_figures)
@@ -394,7 +396,14 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a running total that names its measure again",
                              total_restated(reasoning)),
                             ("a quarter named as a part of its measure",
-                             quarter_as_part(reasoning))):
+                             quarter_as_part(reasoning)),
+                            ("a templated opening on a result and its value",
+                             given_opening(reasoning)),
+                            ("one measure in two years with a plural verb",
+                             years_come_to(reasoning)),
+                            ("the measure said twice around a share", share_said_twice(reasoning)),
+                            ("a name in a period used as the figure", name_as_figure(reasoning)),
+                            ("money per share with a trailing zero", per_share_zero(answer))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
         if base_unshown(reasoning, part["evidence"]):
             out.append(f"a base of 100 the evidence never gives ({side})")

@@ -64,10 +64,11 @@ GROWTH = (
     "Less 1, {x} give{v} the growth, {eq}.",
 )
 # One measure over two periods, added.
+# One measure is one noun: never "the service cost in 2018 and 2017 come to", whose verb
+# agrees with neither reading.
 COMBINED = (
-    "{m} {pa} and {bare_b} add up to {eq}.",
     "Adding {the_m} {pa} and {bare_b} gives {eq}.",
-    "Together, {the_m} {pa} and {bare_b} come to {eq}.",
+    "The sum of {the_m} {pa} and {bare_b} is {eq}.",
 )
 # A figure added to a running total of its own measure: the total is not named again
 # ("Adding basic net income ... in 2005 and the combined basic net income ... for 2006 and
@@ -201,6 +202,8 @@ def answer_text(question: str, answer: str, last_op: str = "") -> str:
         return answer
     money = want == "per share" and PER_SHARE_MONEY.search(question)
     answer = re.sub(r"^(-?)\.", r"\g<1>0.", answer)                 # "$0.385", not "$.385"
+    if money:                                      # "$0.42", not "$0.420": cents and beyond
+        answer = re.sub(r"(\.\d\d\d*?)0+$", r"\1", answer)   # only where they show more
     return f"${answer} {want}" if money and not answer.startswith("$") else f"{answer} {want}"
 
 
@@ -554,11 +557,22 @@ def _brief(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
 _COMMON_LABEL = re.compile(r"(?!(?:the|a|an|its|their|our|each|per)\b)(?:[a-z]|(?:19|20)\d\d [a-z])")
 
 
+#: a label that is a name in a period ("JP Morgan Chase in 2014", "S&P 500 at December 31,
+#: 2005"): every word of the name capitalised, the period after it
+_NAME_IN_PERIOD = re.compile(r"(?P<name>[A-Z0-9&(][^\s,]*(?:,? [A-Z0-9&(][^\s,]*)*) "
+                             r"(?P<period>(?:in|at|on|for) (?:(?:19|20)\d\d|[A-Z][a-z]+ \d).*)")
+
+
 def with_the(label: str) -> str:
     """A figure's label as the noun of a sentence, with its article ("Taking the net fair
     value ... at December 31, 2007 from ..."): blind readers stopped at bare labels ("Dividing
-    large utilities in 2001 by ..."). A name or a bare figure as it is."""
-    return f"the {label}" if _COMMON_LABEL.match(label) else label
+    large utilities in 2001 by ..."), and at a name in a period used as the figure ("JP Morgan
+    Chase in 2014 does not exceed KBW Bank Index in 2014"): that is "the JP Morgan Chase
+    figure in 2014". Any other name or a bare figure as it is."""
+    if _COMMON_LABEL.match(label):
+        return f"the {label}"
+    m = _NAME_IN_PERIOD.fullmatch(label)
+    return f"the {m.group('name')} figure {m.group('period')}" if m else label
 
 
 def _label(o: Operand) -> str:
@@ -894,11 +908,18 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
                      the_m=with_the(m or ""),      # "Together, the service cost in ..."
                      bare_a=when(pa or "").split(" ", 1)[-1],      # "year ended ...", not
                      bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
+    if pool is SHARE_OF_CHANGE:    # the base said as a level, never the measure said twice
+        names["y"] = level(a, b, steps, figs) or y    # ("As a share of X in 2009, the change
+                                                      # in X ...")
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
     two = (None if pool is RUNNING else onto_total(steps[i], x, y, names["eq"])) \
-        or both_shown(i, steps, x, y, names["eq"], omitted) or two_clauses(pool, x, names, draw)
+        or both_shown(i, steps, x, y, names["eq"], omitted) \
+        or two_clauses(pool, x, names, draw, a.step is not None and a.step == _before(i, omitted)) \
+        or (stated_second(pool, x, y, names) if b.step in omitted else None)
     if two is not None:
         texts = [two]
+    elif pool is ADD and ", " in x and ", " not in y:  # a label with a comma goes last, or
+        texts = [f"Adding {y} to {x} gives {names['eq']}."]   # the list reads as three items
     elif _VALUED.search(x):                           # a value inside the opening clause's
         texts = [t for t in texts if not re.match(    # subject: never "Divided by y, the
             r"(?:Divided by|Averaged over|As a share of) ", t)] or texts    # sum ..., 18658,"
@@ -917,9 +938,32 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     if any(o.step in omitted for o in (a, b)) and (draw * 11) % 1 < .45:
         opens = [t for t in opens if not t.startswith(x)] or opens   # a skip, spread over
     text = (opens or texts)[int(draw * len(opens or texts))]        # openings
-    if a.step is None and x != _label(a) and text.startswith(x):
-        text = text.removeprefix("the ")            # a label heads its sentence as printed
+    if a.step is None and x != _label(a) and text.startswith(x) \
+            and pronoun_led(text[0].upper() + text[1:]):
+        text = text.removeprefix("the ")   # "Intangible assets were ...", never "Euro in 2017"
     return text[0].upper() + text[1:]
+
+
+def level(a: Operand, b: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str | None:
+    """The base a change (operand ``a``, an earlier result) is divided by, where it is the same
+    measure's figure in its first period, as an analyst names it: "the 2008 level", "the level
+    at December 31, 2009" (never the label said again: "the change in S&P 500 Index ... as a
+    share of S&P 500 Index in 2008"); None for any other division."""
+    if a.step is None or b.figure is None or op_name(steps[a.step]) not in ("minus", "subtract"):
+        return None
+    m, p = what(b.figure)
+    if not m or not p or topic(a.step, steps, figs) != m:
+        return None
+    said = when(p)
+    year = said.split(" ", 1)[-1]
+    if re.fullmatch(r"(?:19|20)\d\d", year):
+        return f"the {year} level"
+    return "the level " + re.sub(r"^for (?=(?:fiscal )?year\b)", "for the ", said)
+
+
+def _before(i: int, omitted: frozenset[int]) -> int | None:
+    """The step whose sentence comes just before step i's (the last shown step before it)."""
+    return max((j for j in range(i) if j not in omitted), default=None)
 
 
 #: a value in brackets read out again at once ("the change in rates (-1.8) is -1.8 / 5.3")
@@ -957,37 +1001,83 @@ def onto_total(step: FinQAStep, x: str, y: str, eq: str) -> str | None:
         return None
     return f"Adding {x} to the {m.group('p') or m.group('p2')} total of " \
            f"{m.group('v') or m.group('v2')} gives {eq}."
-# How a step opens on a result already described, {r} its description and {v} its value ...
-_GIVEN = ("With {r} at {v}, ", "Taking {r} as {v}, ", "Using {v} for {r}, ",
-          "Putting {r} at {v}, ")
-# ... and what it then does: {y} the other operand, {n} a count; never a dangling "it" ("it
-# makes up", "less {y} it is").
-_THEN = {"divide": ("dividing by {y} gives {eq}", "the ratio to {y} is {eq}"),
-         "share": ("its share of {y} is {eq}", "as a share of {y} that is {eq}"),
-         "average": ("averaging over {n} gives {eq}", "the average over {n} is {eq}"),
-         "subtract": ("taking {y} away leaves {eq}", "subtracting {y} leaves {eq}"),
-         "add": ("adding {y} gives {eq}", "adding {y} makes {eq}"),
-         "multiply": ("multiplying by {y} gives {eq}", "multiplying by {y} makes {eq}")}
+# What a step does to a result the sentence before has just worked out: its value shows in
+# the equation, so the result is not named or restated ("Adding the contracts gives 17627 +
+# 1031 = 18658.", never "Taking the sum of ... as 17627, adding ..."); {y} the other
+# operand, {n} a count.
+_NEXT = {"divide": ("Dividing by {y} gives {eq}.", "Divided by {y}, that is {eq}."),
+         "share": ("As a share of {y}, that is {eq}.", "As a part of {y}, that is {eq}."),
+         "average": ("Averaged over {n}, that is {eq}.", "The average over {n} is {eq}."),
+         "subtract": ("Subtracting {y} leaves {eq}.", "Less {y}, that leaves {eq}."),
+         "add": ("Adding {y} gives {eq}.", "Adding {y} makes {eq}."),
+         "multiply": ("Multiplying by {y} gives {eq}.", "Multiplied by {y}, that is {eq}."),
+         "percent": ("As a percentage, that is {eq}.", "Written as a percentage, that is {eq}.")}
+# What a step does to a result stated with its value but not worked out here (a skipped
+# step, or one several sentences back): the result and its value first, said as a fact,
+# then the step ("The combined contributions for 2012, 2013 and 2014 are 1148, so the
+# average over 3 is 1148 / 3 = 382.7."); never a templated "Putting X at N, ...".
+_STATED = {"divide": ("{r} {is_r} {v}, and dividing by {y} gives {eq}.",
+                      "Since {r} {is_r} {v}, dividing by {y} gives {eq}."),
+           "share": ("{r} {is_r} {v}, which as a share of {y} is {eq}.",
+                     "Since {r} {is_r} {v}, it is {eq} of {y}."),
+           "average": ("{r} {is_r} {v}, so the average over {n} is {eq}.",
+                       "Since {r} {is_r} {v}, the average over {n} is {eq}."),
+           "subtract": ("{r} {is_r} {v}, and subtracting {y} leaves {eq}.",
+                        "Since {r} {is_r} {v}, subtracting {y} leaves {eq}."),
+           "add": ("{r} {is_r} {v}, and adding {y} gives {eq}.",
+                   "Since {r} {is_r} {v}, adding {y} gives {eq}."),
+           "multiply": ("{r} {is_r} {v}, and multiplying by {y} gives {eq}.",
+                        "Since {r} {is_r} {v}, multiplying by {y} gives {eq}."),
+           "percent": ("{r} {is_r} {v}, or {eq} as a percentage.",
+                       "Since {r} {is_r} {v}, as a percentage that is {eq}.")}
 
 
-def two_clauses(pool: tuple[str, ...], x: str, names: dict[str, str],
-                draw: float) -> str | None:
+# The same where the left-out result is the second operand: stated first, never set off by
+# commas inside the step ("Subtracting the product of ..., 350.09, from the product in 2017").
+_STATED_SECOND = {"subtract": "Since {r} {is_r} {v}, taking it from {x} leaves {eq}.",
+                  "divide": "Since {r} {is_r} {v}, dividing {x} by it gives {eq}.",
+                  "add": "Since {r} {is_r} {v}, adding {x} gives {eq}.",
+                  "multiply": "Since {r} {is_r} {v}, multiplying it by {x} gives {eq}."}
+
+
+def stated_second(pool: tuple[str, ...], x: str, y: str, names: dict[str, str]) -> str | None:
+    """A step whose second operand, not its first, is a result stated with its value (a
+    skipped step) as ``_STATED_SECOND`` says it; None for any other step."""
+    m = _VALUED.fullmatch(y)
+    kind = {id(DIVIDE): "divide", id(SUBTRACT): "subtract", id(ADD): "add",
+            id(MULTIPLY): "multiply"}.get(id(pool))
+    if m is None or kind is None or _VALUED.fullmatch(x):
+        return None
+    said, value = m.groups()
+    return _STATED_SECOND[kind].format(**{**names, "r": said, "v": value,
+                                          "is_r": "are" if be(said.split(",")[0]) == "were"
+                                          else "is"})
+
+
+def two_clauses(pool: tuple[str, ...], x: str, names: dict[str, str], draw: float,
+                just_shown: bool = False) -> str | None:
     """A step whose first operand is a result described with its value ("the sum of A and B,
-    18658,") as two clauses: the result and its value first, then what the step does to it
-    ("With the sum of A and B at 18658, dividing by total assets acquired gives 18658 / 19427
-    = 96%."), never the description stacked inside another clause ("Divided by total assets
-    acquired, the sum of ..., 18658, comes to"); ``draw`` picks the opening. None for any
-    other step."""
+    18658,"): where the sentence before has just worked it out (``just_shown``), only what
+    the step does to it (``_NEXT``: "Dividing by total assets acquired gives 18658 / 19427 =
+    96%."); otherwise the result stated with its value, then the step (``_STATED``), never the
+    description stacked inside another clause ("Divided by total assets acquired, the sum of
+    ..., 18658, comes to") nor a templated "Putting/Using/With/Taking X at N, ...";
+    ``draw`` picks the phrasing. None for any other step."""
     m = _VALUED.fullmatch(x)
     kind = {id(DIVIDE): "divide", id(SHARE): "share", id(SHARE_OF_CHANGE): "share",
             id(SHARE_IN_PERIOD): "share", id(AVERAGE): "average", id(SUBTRACT): "subtract",
-            id(ADD): "add", id(MULTIPLY): "multiply"}.get(id(pool))
+            id(ADD): "add", id(MULTIPLY): "multiply", id(PERCENT): "percent"}.get(id(pool))
     if m is None or kind is None:
         return None
     said, value = m.groups()
-    given = _GIVEN[int((draw * 13) % 1 * len(_GIVEN))].format(r=said, v=value)
-    then = _THEN[kind][int((draw * 17) % 1 * len(_THEN[kind]))]
-    return re.sub(r",(?=[.,:;])", "", f"{given}{then.format(**names)}.")
+    pool_ = _NEXT if just_shown else _STATED
+    fill = {**names, "r": said, "v": value,
+            "is_r": "are" if be(said.split(",")[0]) == "were" else "is"}
+    texts = [t.format(**fill) for t in pool_[kind]]
+    texts = [t[0].upper() + t[1:] for t in texts]
+    texts = [t for t in texts if not pronoun_led(t)] or texts   # not "The combined
+    text = texts[int((draw * 17) % 1 * len(texts))]              # contributions ... are"
+    return re.sub(r",(?=[.,:;])", "", text)
 
 
 def step_sentences(steps: tuple[FinQAStep, ...], figs: list[Figure], r: random.Random,

@@ -18,6 +18,7 @@ cited side leaves out one intermediate step (the denominator of a later division
 earliest quantity computed from the filing that a later step uses) and nothing else, so the
 later steps still show their arithmetic and the omitted result appears in them underived, as
 in an answer that skipped a step (``omission_problems``; target quality_moderate, gold plain).
+A step readers miss (``trivial_step`` is not) is preferred, within a record and in the pools.
 """
 from __future__ import annotations
 
@@ -201,10 +202,21 @@ def omission_problems(item: FinQAItem, i: int) -> list[str]:
     return problems
 
 
+def trivial_step(item: FinQAItem, i: int) -> bool:
+    """A step a reader does not miss when it is skipped: one sum or difference of two figures
+    read from the filing (an index less its base of 100, a change between two years); blind
+    readers called such pairs a tie ("same answer; subtraction is trivial"). A step on an
+    earlier result, a division or a product is not."""
+    step = item.steps[i]
+    return op_name(step) in ("add", "minus", "subtract") and all(
+        not a.startswith("#") for a in (step.arg1, step.arg2))
+
+
 def finqa_omission(item: FinQAItem, seed: int) -> tuple[int, str] | None:
     """(index, kind) of the step the cited side leaves out, or None.
 
-    One of the intermediate steps passing ``omission_problems``, drawn with the item's seed
+    One of the intermediate steps passing ``omission_problems``, a step that is not
+    ``trivial_step`` where the program has one, drawn with the item's seed
     (so the omitted step varies over the programs' intermediate steps, not always the first),
     named by what it computes (difference, total, ratio, product; "denominator" where a later
     division divides by it).
@@ -213,6 +225,7 @@ def finqa_omission(item: FinQAItem, seed: int) -> tuple[int, str] | None:
     ok = [i for i in range(len(steps)) if not omission_problems(item, i)]
     if not ok:
         return None
+    ok = [i for i in ok if not trivial_step(item, i)] or ok
     i = rng(seed, "moderate_finqa", item.id).choice(ok)
     if any(op_name(s) == "divide" and s.arg2 == f"#{i}" for s in steps[i + 1:]):
         return i, "denominator"

@@ -22,7 +22,7 @@ from tjb_lib.pairs.chain_rules import as_read, item_problems
 from tjb_lib.pairs.common import rng
 from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
 from tjb_lib.pairs.slips import answer_not_a_noun_phrase
-from tjb_lib.pairs.graded import finqa_omission, moderate_plan
+from tjb_lib.pairs.graded import finqa_omission, moderate_plan, trivial_step
 
 N_MECHANICAL, N_GRADED, N_FINQA_MODERATE = 200, 100, 50
 #: every usable FinQA record the moderate tier leaves (173 pass ``finqa_check``, 50 go there)
@@ -94,6 +94,8 @@ def allocate(seed: int) -> Pools:
     rng(seed, "finqa", "biased").shuffle(biased)
     fin = unbiased + biased                                    # prefer the unbiased samples
     omissible = [i for i in fin if finqa_omission(i, seed) is not None]
+    omissible.sort(key=lambda i: (i.file not in FINQA_UNBIASED,       # a skip readers notice
+                                  trivial_step(i, finqa_omission(i, seed)[0])))   # first
     fin_moderate = omissible[:N_FINQA_MODERATE]                # the scarce multi-step records first
     if len(fin_moderate) < N_FINQA_MODERATE:
         raise ValueError(f"only {len(fin_moderate)} FinQA records have an intermediate step to omit")
