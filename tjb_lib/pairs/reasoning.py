@@ -465,7 +465,8 @@ def pruned(sentence: str, item: HotpotItem) -> str:
 
 
 # A person's other name as a clause's subject ("Onika Tanya Maraj (born ...) is a rapper").
-_OTHER_NAME = re.compile(r"^((?:[A-Z][\w'’.-]* ){1,4}[A-Z][\w'’.-]*)(?: \(([^()]*)\))? "
+_OTHER_NAME = re.compile(r"^((?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’.-]* ){1,4}[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’.-]*)"
+                         r"(?: \(([^()]*)\))? "
                          r"(?=(?:is|was|are|were|has|had)\b)")
 
 
@@ -473,8 +474,11 @@ def aliased(sentence: str, item: HotpotItem, hop: str) -> str:
     """``sentence`` with each clause that opens on another name of ``hop``'s person (a birth
     or full name, every word of it in the hop's opening sentence) opened on the name the
     question and the titles use, the other in brackets: "Nicki Minaj (born Onika Tanya Maraj)
-    is ..."; "Erika Jayne (born Erika Girardi, 10 July 1971) is ...". Blind readers stopped
-    where the two names were never tied."""
+    is ..."; "Jacques Sernas (born Jokūbas Bernardas Šernas) was ..." (a page that says
+    "commonly known as"). Blind readers stopped where the two names were never tied. A full
+    name that only spells out the initial of the name used ("Michael Carlyle Hall" for
+    Michael C. Hall) gives way to it without brackets: readers stopped at "Michael C. Hall
+    (Michael Carlyle Hall) is"."""
     entity = entity_of(item, hop)
     name = entity.name or short_name(hop)
     mine = set(words(name.lower()))
@@ -486,12 +490,34 @@ def aliased(sentence: str, item: HotpotItem, hop: str) -> str:
         other = m and set(words(m.group(1).lower()))
         if (m and other and not (mine <= other or other <= mine) and other <= set(entity.kinds) | mine
                 and name.lower() not in part.lower()):
-            born = {"known", "professionally"} <= entity.kinds or "better" in entity.kinds
+            born = ({"known", "professionally"} <= entity.kinds or "better" in entity.kinds
+                    or {"commonly", "known"} <= entity.kinds)
             aside = (m.group(2) or "").removeprefix("born ") if born else (m.group(2) or "")
             inside = f"{'born ' if born else ''}{m.group(1)}{', ' + aside if aside else ''}"
-            part = f"{name} ({inside}) {part[m.end():]}"
+            spelt = _spelt_out(m.group(1), name) and not aside
+            part = f"{name} {part[m.end():]}" if spelt else f"{name} ({inside}) {part[m.end():]}"
         out.append(part)
     return "; ".join(out)
+
+
+def _spelt_out(full: str, name: str) -> bool:
+    """Is ``full`` ("Henry John Kaiser") ``name`` ("Henry J. Kaiser") with its initials spelt
+    out: the same first and last word, each initial the first letter of the word it stands for?"""
+    a, b = full.split(), name.split()
+    return (len(a) == len(b) > 2 and a[0] == b[0] and a[-1] == b[-1]
+            and all(x == y or (re.fullmatch(r"[A-Z]\.?", y) and x[0] == y[0])
+                    for x, y in zip(a[1:-1], b[1:-1])))
+
+
+# A name and, in brackets, another form of it: "Michael C. Hall (Michael Carlyle Hall)".
+_BRACKETED_NAME = re.compile(r"((?:[A-Z][\w'’.-]* ){2,4}[A-Z][\w'’.-]*) \(((?:[A-Z][\w'’.-]* ){2,4}"
+                             r"[A-Z][\w'’.-]*)\)")
+
+
+def spelt_out_beside(sentence: str) -> bool:
+    """Does ``sentence`` give a name and its initials spelt out in brackets ("Henry J. Kaiser
+    (Henry John Kaiser) was ...")? The reader rule for ``_spelt_out``."""
+    return any(_spelt_out(m.group(2), m.group(1)) for m in _BRACKETED_NAME.finditer(sentence))
 
 
 def _holding(part: str, sentence: str, want: set[str]) -> str:
