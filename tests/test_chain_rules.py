@@ -309,3 +309,16 @@ def test_the_closing_says_no_other_and_keeps_the_texts_article(items):
     parks = items["5a7759fc5542993569682d60"]
     assert statement(parks.question, "Canary Islands, Spain", text=capitals.item_text(parks)) \
         .endswith("located in the Canary Islands, Spain")
+
+
+def test_a_link_between_two_names_survives_the_trim(items):
+    """Readers stopped where the reasoning dropped the tie the other page needs: "Prince
+    Andrew is the second son" (Duke of York), "Patricia Longo is a fictional character" (Jimena
+    Benitez), "the total of the net cash flows" (owner earnings), "SMI is most noted"."""
+    said = lambda q: " ".join(hotpot_candidate(items[q]).reasoning)  # noqa: E731
+    assert "Prince Andrew, Duke of York, is the second son" in said("5ac1a3665542994ab5c67daf")
+    assert "Patricia Longo, also known as Jimena Benìtez, is" in said("5abc5951554299114383a116")
+    assert "net cash flows (owner earnings) expected" in said("5a8b8b3155429949d91db5d7")
+    smi = items["5ac2a399554299218029dada"]
+    assert standalone(smi, "Shepardson Microsystems", 1).startswith(
+        "Shepardson Microsystems (SMI) is most noted")

@@ -12,6 +12,7 @@ every other sentence word for word.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from tjb_lib.data import HotpotItem
 from tjb_lib.pairs import capitals
@@ -200,6 +201,9 @@ def _clause(text: str, target: str | None) -> str:
         s = None                                     # "A former mill town, Bolton has ..."
         text = subject.split(", ", 1)[1] + " " + rest
         v = _verb(text)
+    if s and (_PEERAGE.match(s.group(2)) or s.group(2).startswith(("also known as ", "also called "))
+              and ", " not in s.group(2) and subject.endswith(",")):
+        s = None               # "Prince Andrew, Duke of York, is": one name; ``pruned`` cuts an idle alias
     if s and not _OPENING.match(subject) and re.search(r"(?<!^)\b[A-Z0-9]", s.group(1)):
         # "S, aside, verb ...": S names something ("The Philadelphia crime family, also
         # known as ...", not "The iconic, avant-garde score")
@@ -215,6 +219,10 @@ def _clause(text: str, target: str | None) -> str:
     return _cut(text, max(at + len(target), v[1] if v else 0)) if at >= 0 else text
 
 
+# A title of rank given beside a name ("Prince Andrew, Duke of York"): the name another page
+# uses for the same person ("The Duke of York"), so readers stopped where it was dropped.
+_PEERAGE = re.compile(r"(?:Duke|Duchess|Earl|Countess|Count|Marquess|Marchioness|Viscount|Baron|"
+                      r"Baroness|Prince|Princess) of [A-Z]")
 _AFTER_NAME = re.compile(r"\b[A-Z0-9\"”)][\w.'’\"”)]*\s([a-z]+(?:ed|s))\b")
 
 
@@ -270,7 +278,7 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
     want = content_words(question) - _names(item, hops)
     # an aside that holds the answer or a year the question asks about ("the actress born in
     # 1956": "Paige O'Hara (born May 10, 1956)") is the deciding fact, not residue
-    keep = (answer, *YEAR.findall(question))
+    keep = (answer, *YEAR.findall(question), *named_asides(item, evidence, hops))
     compared = comparative(item, hops)
     if not compared:
         hops = tuple(h for h in hops if h != answer_hop) + (answer_hop,)
@@ -312,6 +320,16 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
             out[h] = " ".join(aliased(pruned(x, item), item, h) for x in said).rstrip(" .")
         used.update(sents)
     return once_each_way(out)
+
+
+def named_asides(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...]) -> list[str]:
+    """The bracketed asides of the evidence that are a hop's name ("the total of the net cash
+    flows (owner earnings)" on Warren Buffett's line): the tie between two names, kept where
+    other asides go. Readers stopped where "owner earnings" was dropped."""
+    names = [entity_of(item, h).name or short_name(h) for h in hops]
+    lines = " ".join(x for h in hops for x in evidence[h])
+    return [m.group(1) for n in names
+            for m in re.finditer(rf"\(({re.escape(n)})\)", lines, re.I)]
 
 
 def once_each_way(out: dict[str, str]) -> dict[str, str]:
@@ -438,16 +456,22 @@ def _idle_aside(sentence: str, item: HotpotItem) -> tuple[int, int] | None:
     """A "where/which/who" clause or an "also known as" aside between commas in mid-sentence
     ("Champ Bailey played college football for Georgia, where he earned consensus All-American
     honors, and was drafted ..."; "Ajuga, also known as bugleweed, ..., is a genus") that says
-    no linking word the rest does not say: its span, else None."""
+    no linking word the rest does not say, its accents aside ("also known as Jimena Benìtez"
+    for a question's "Jimena Benitez" is the link): its span, else None."""
     link = _linking_words(item)
     body = _protect(sentence)
     for m in re.finditer(r", ((?:which|who|where|whose|also known as|also called) [^,;]+), (?=and |[a-z])",
                          body):
         end = m.end() - (2 if body[m.end():].startswith("and ") else 1)   # "X, aside, is" -> "X is"
         rest = body[:m.start()] + body[end:]
-        if not (content_words(m.group(1)) & link) - content_words(rest) and not re.search(r"\d", m.group(1)):
+        if not (content_words(folded(m.group(1))) & link) - content_words(rest) and not re.search(r"\d", m.group(1)):
             return m.start(), end
     return None
+
+
+def folded(text: str) -> str:
+    """``text`` without its accents ("Benìtez" -> "Benitez")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def pruned(sentence: str, item: HotpotItem) -> str:

@@ -666,6 +666,22 @@ def unleaned(sentence: str, entity: Entity, first: str) -> str:
     return sentence
 
 
+# A name's short form its opening sentence defines: "Shepardson Microsystems, Inc. (SMI) was".
+_DEFINED_SHORT = re.compile(r"^(?:The )?(?P<name>[A-Z][^()]*?)(?:,? (?:Inc|Ltd|Co|Corp)\.?)?,? "
+                            r"\((?P<short>[A-Z][A-Z&]{1,7})\)")
+
+
+def with_short_form_tied(sentence: str, first: str) -> str:
+    """``sentence`` opening on the short form its paragraph's opening defines ("SMI is most
+    noted for ...") with the name and the short form in brackets, as the opening ties them
+    ("Shepardson Microsystems (SMI) is most noted ..."): shown alone, "SMI" was never tied to
+    the name the other page uses, and readers stopped at it."""
+    m = _DEFINED_SHORT.match(first)
+    if m and sentence.startswith(m["short"] + " ") and m["name"] not in sentence:
+        return f"{m['name']} ({m['short']}) {sentence[len(m['short']) + 1:]}"
+    return sentence
+
+
 def leans_back(sentence: str) -> bool:
     """Does ``sentence`` open on "then" after its subject or on "In this <noun>," (``unleaned``)?"""
     return bool(_THEN.match(sentence) or _IN_THIS.match(sentence))
@@ -717,6 +733,7 @@ def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
     out = with_full_names(" ".join(out), _earlier(item, title, sid))     # type: ignore[arg-type]
     if sid:
         first = sentence_groups(sentences)[0]
-        out = with_things_named(with_owner(with_description_named(unleaned(out, entity, first), entity),
-                                           entity, first), entity, first)
+        out = with_things_named(with_owner(with_description_named(
+            with_short_form_tied(unleaned(out, entity, first), first), entity), entity, first),
+            entity, first)
     return with_series_kind(out, title)
