@@ -322,3 +322,11 @@ def test_a_link_between_two_names_survives_the_trim(items):
     smi = items["5ac2a399554299218029dada"]
     assert standalone(smi, "Shepardson Microsystems", 1).startswith(
         "Shepardson Microsystems (SMI) is most noted")
+
+
+def test_a_title_opening_a_later_sentence_is_quoted_as_its_page_quotes_it(items):
+    """Readers stopped at "Power features additional vocals" beside a quoted "Power"."""
+    power = items["5a83aaeb5542996488c2e483"]
+    title = next(t for t, _ in power.supporting_facts if t.startswith("Power"))
+    sid = next(s for t, s in power.supporting_facts if t == title and s)
+    assert standalone(power, title, sid).startswith('"Power" features additional vocals')

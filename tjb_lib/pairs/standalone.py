@@ -682,6 +682,16 @@ def with_short_form_tied(sentence: str, first: str) -> str:
     return sentence
 
 
+def with_title_quoted(sentence: str, entity: Entity, first: str) -> str:
+    """A later sentence opening on a work's title, quoted as its paragraph's opening quotes it
+    ('"Power" features additional vocals', not "Power features ..."): readers stopped at a
+    title bare at a sentence's start and quoted elsewhere in the same answer."""
+    name = entity.name or ""
+    if name and first.startswith(f'"{name}"') and re.match(rf"{re.escape(name)}(?=['’ ])", sentence):
+        return f'"{name}"{sentence[len(name):]}'
+    return sentence
+
+
 def leans_back(sentence: str) -> bool:
     """Does ``sentence`` open on "then" after its subject or on "In this <noun>," (``unleaned``)?"""
     return bool(_THEN.match(sentence) or _IN_THIS.match(sentence))
@@ -733,7 +743,7 @@ def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
     out = with_full_names(" ".join(out), _earlier(item, title, sid))     # type: ignore[arg-type]
     if sid:
         first = sentence_groups(sentences)[0]
-        out = with_things_named(with_owner(with_description_named(
-            with_short_form_tied(unleaned(out, entity, first), first), entity), entity, first),
-            entity, first)
+        out = with_things_named(with_owner(with_description_named(with_title_quoted(
+            with_short_form_tied(unleaned(out, entity, first), first), entity, first), entity),
+            entity, first), entity, first)
     return with_series_kind(out, title)
