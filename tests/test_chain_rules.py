@@ -330,3 +330,12 @@ def test_a_title_opening_a_later_sentence_is_quoted_as_its_page_quotes_it(items)
     title = next(t for t, _ in power.supporting_facts if t.startswith("Power"))
     sid = next(s for t, s in power.supporting_facts if t == title and s)
     assert standalone(power, title, sid).startswith('"Power" features additional vocals')
+
+
+def test_a_participle_of_place_keeps_the_present_tense():
+    """Readers stopped at "The National Archives and Library of Ethiopia was located in Addis
+    Ababa" (the source: ", located in Addis Ababa, is")."""
+    from tjb_lib.pairs.reasoning import clause
+    assert clause("The National Archives and Library of Ethiopia, located in Addis Ababa, is the "
+                  "national library and archives of the country.", "Addis Ababa") == (
+        "The National Archives and Library of Ethiopia is located in Addis Ababa")

@@ -212,6 +212,8 @@ def _clause(text: str, target: str | None) -> str:
             if _RELATIVE.match(aside):               # "S, which succeeded X," -> "S succeeded X"
                 return _RELATIVE.sub(f"{head} ", aside)
             past = re.match(r"^(?:[a-z]+ed|[a-z]+en|first|originally|formerly|born)\b", aside)
+            if _STATE.match(aside):                  # "located in X" holds now: "is located"
+                past = None
             return f"{head} {'was' if past else _be(v[2])} {aside}"
         text = f"{head} {rest}"
         v = _verb(text)
@@ -219,6 +221,9 @@ def _clause(text: str, target: str | None) -> str:
     return _cut(text, max(at + len(target), v[1] if v else 0)) if at >= 0 else text
 
 
+# A participle that says where or how a thing is, not what once happened to it ("S, located in
+# Addis Ababa, is ..." -> "S is located", never "was located": readers stopped at the tense).
+_STATE = re.compile(r"(?:located|situated|based|headquartered|known|called|named)\b")
 # A title of rank given beside a name ("Prince Andrew, Duke of York"): the name another page
 # uses for the same person ("The Duke of York"), so readers stopped where it was dropped.
 _PEERAGE = re.compile(r"(?:Duke|Duchess|Earl|Countess|Count|Marquess|Marchioness|Viscount|Baron|"
