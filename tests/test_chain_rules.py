@@ -254,3 +254,88 @@ def test_a_label_is_not_spliced_in_as_a_name_nor_a_concept_made_a_speaker(items)
     assert "Official Ireland is" not in reasoning and "in Official Ireland" not in reasoning
     owner = " ".join(hotpot_candidate(items["5a8b8b3155429949d91db5d7"]).reasoning)
     assert "Owner earnings stated" not in owner and "Warren Buffett stated" in owner
+
+
+def test_a_name_is_tied_to_its_other_forms_once(items):
+    """Readers stopped at "Jokūbas Bernardas Šernas was a Lithuanian-born French actor" (never
+    tied to Jacques Sernas) and at "Michael C. Hall (Michael Carlyle Hall) is"."""
+    from tjb_lib.pairs.reasoning import aliased, spelt_out_beside
+    sernas = items["5a8038b55542996402f6a485"]
+    bare = "Jokūbas Bernardas Šernas was a Lithuanian-born French actor"
+    assert aliased(bare, sernas, "Jacques Sernas") == (
+        "Jacques Sernas (born Jokūbas Bernardas Šernas) was a Lithuanian-born French actor")
+    hall = items["5abba4855542993f40c73b68"]
+    assert aliased("Michael Carlyle Hall is an American actor", hall, "Michael C. Hall") == (
+        "Michael C. Hall is an American actor")
+    assert spelt_out_beside("Michael C. Hall (Michael Carlyle Hall) is an American actor")
+    assert not spelt_out_beside("Nicki Minaj (born Onika Tanya Maraj) is a rapper")
+    assert not spelt_out_beside("Michael C. Hall is an American actor")
+
+
+def test_an_opening_that_leans_on_the_sentence_before_is_resolved(items):
+    """Readers stopped at "Ian Harland then went to university" with no earlier event, "In this
+    episode, Bart ruins" before the episode was named, and "from his third studio album" where
+    Dustin Lynch was never named."""
+    from tjb_lib.pairs.standalone import leans_back
+    harland = items["5a83a532554299334474606f"]
+    assert standalone(harland, "Ian Harland", 1).startswith("Ian Harland went to university")
+    fink = items["5ae75a4c5542997b22f6a6f1"]
+    said = [standalone(fink, "Bart the Fink", i) for i in range(3)]
+    assert any(s and s.startswith('In "Bart the Fink", Bart ruins') for s in said)
+    lynch = items["5a77a65b5542992a6e59df57"]
+    assert "from Dustin Lynch's third studio album" in standalone(lynch, "Small Town Boy (song)", 1)
+    assert leans_back("Ian Harland then went to university at Peterhouse, Cambridge.")
+    assert leans_back("In this episode, Bart ruins Krusty the Clown's career.")
+    assert not leans_back("Ian Harland went to university at Peterhouse, Cambridge.")
+    assert not leans_back('In "Bart the Fink", Bart ruins Krusty the Clown\'s career.')
+
+
+def test_the_closing_says_no_other_and_keeps_the_texts_article(items):
+    """Readers stopped at "so the other device is keyboard function keys" (other than nothing
+    named) and "so the answer is French Open" (the text says "the 1974 French Open")."""
+    from tjb_lib.pairs import capitals
+    from tjb_lib.pairs.closing import sought_noun, statement
+    from tjb_lib.pairs.slip_rules import closing_slips
+    remote = items["5adddccd5542997dc7907069"]
+    assert sought_noun(remote.question) == "device"
+    assert closing_slips("the other device is the keyboard function keys", remote, "") == [
+        "other than a thing never named"]
+    tennis = items["5abe689a55429976d4830b16"]
+    text = capitals.item_text(tennis)
+    assert closing_slips("the answer is French Open", tennis, text) == [
+        "name without the article its text gives"]
+    assert closing_slips("the answer is the French Open", tennis, text) == []
+    assert statement(tennis.question, "French Open", text=text).endswith("the French Open")
+    parks = items["5a7759fc5542993569682d60"]
+    assert statement(parks.question, "Canary Islands, Spain", text=capitals.item_text(parks)) \
+        .endswith("located in the Canary Islands, Spain")
+
+
+def test_a_link_between_two_names_survives_the_trim(items):
+    """Readers stopped where the reasoning dropped the tie the other page needs: "Prince
+    Andrew is the second son" (Duke of York), "Patricia Longo is a fictional character" (Jimena
+    Benitez), "the total of the net cash flows" (owner earnings), "SMI is most noted"."""
+    said = lambda q: " ".join(hotpot_candidate(items[q]).reasoning)  # noqa: E731
+    assert "Prince Andrew, Duke of York, is the second son" in said("5ac1a3665542994ab5c67daf")
+    assert "Patricia Longo, also known as Jimena Benìtez, is" in said("5abc5951554299114383a116")
+    assert "net cash flows (owner earnings) expected" in said("5a8b8b3155429949d91db5d7")
+    smi = items["5ac2a399554299218029dada"]
+    assert standalone(smi, "Shepardson Microsystems", 1).startswith(
+        "Shepardson Microsystems (SMI) is most noted")
+
+
+def test_a_title_opening_a_later_sentence_is_quoted_as_its_page_quotes_it(items):
+    """Readers stopped at "Power features additional vocals" beside a quoted "Power"."""
+    power = items["5a83aaeb5542996488c2e483"]
+    title = next(t for t, _ in power.supporting_facts if t.startswith("Power"))
+    sid = next(s for t, s in power.supporting_facts if t == title and s)
+    assert standalone(power, title, sid).startswith('"Power" features additional vocals')
+
+
+def test_a_participle_of_place_keeps_the_present_tense():
+    """Readers stopped at "The National Archives and Library of Ethiopia was located in Addis
+    Ababa" (the source: ", located in Addis Ababa, is")."""
+    from tjb_lib.pairs.reasoning import clause
+    assert clause("The National Archives and Library of Ethiopia, located in Addis Ababa, is the "
+                  "national library and archives of the country.", "Addis Ababa") == (
+        "The National Archives and Library of Ethiopia is located in Addis Ababa")

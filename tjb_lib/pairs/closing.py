@@ -205,7 +205,9 @@ _AFTER_NOUN = (r"(?:\s+(?:is|was|are|were|did|does|do|has|had|can|could|will|wou
 
 def sought_noun(question: str) -> str | None:
     """What a "which/what <noun>" question asks for ("which former mill town" -> "former mill
-    town"; "what type of film" -> "type of film"), or None."""
+    town"; "what type of film" -> "type of film"), or None. "Other" is dropped ("which other
+    device" -> "device"): readers stopped at "so the other device is ...", other than a thing
+    the reasoning never named as one."""
     kind = re.search(r"(?:^(?:Which|What)|\b(?:which|what)) ((?:type|kind|sort|genre|form) of "
                      r"[a-z]+)\b", question)
     if kind:
@@ -232,7 +234,7 @@ def sought_noun(question: str) -> str | None:
             or (name and re.search(r" (?:of|in|on|at|from|near|for)$", m.group(0)))
             or (noun.split()[-1][:1].isupper() and m.group(0).endswith(" of"))):
         return None                      # "what produces the hormone", "what Hall of Fame"
-    return noun
+    return re.sub(r"^other ", "", noun)  # "so the other device is ...": other than none named
 
 
 def before_verb(noun: str) -> str:
@@ -303,6 +305,19 @@ def kind_without_article(claim: str, text: str = "") -> bool:
     return bool(kind) and with_article(kind["noun"], kind["answer"], text) != kind["answer"]
 
 
+# A claim that ends on a name with a capital ("the answer is French Open").
+_NAMED_CLAIM = re.compile(r" (?:is|are|was|were|in) (?P<name>(?!The )[A-Z][^.\"“]*)$")
+
+
+def article_dropped(claim: str, text: str) -> bool:
+    """A claim that ends on a name without the article ``text`` (the item's paragraphs) always
+    gives it ("the answer is French Open" where every use says "the 1974 French Open"; "are
+    located in Canary Islands, Spain"): blind
+    readers stopped at it; ``_articled`` writes it."""
+    m = _NAMED_CLAIM.search(claim)
+    return bool(m) and _articled(m.group("name"), text) != m.group("name")
+
+
 # An answer that is a kind, not a name ("a pinball machine", "a minor basilica").
 KIND_ANSWER = re.compile(r"^an? [a-z]")
 
@@ -344,7 +359,7 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str
         forms = [census(answer), kind_of(question, answer, text),
                  subject_question(question, answer),
                  what_is(question, answer),
-                 when(question, answer), where(question, answer),
+                 when(question, answer), where(question, _articled(answer, text)),
                  _noun_is(noun, with_article(noun, _articled(answer, text), text))
                  if noun and not echoed_noun(noun, answer, text) else None]
     for said in map(respelt, filter(None, forms)):
@@ -373,10 +388,11 @@ def _articled(answer: str, text: str) -> str:
     answer is the Marvel"; "a British social anthropologist": "so the nationality is the British").
     An answer that opens on "The" keeps its capital only where ``text`` writes it so
     mid-sentence ("educated at The Dragon School"; "so the road is the A41", not "The A41").
-    A quoted title before its kind takes "the" (``QUOTED_KIND``)."""
+    A quoted title before its kind takes "the" (``QUOTED_KIND``); so does a common phrase the
+    text only writes with it ("the keyboard function keys")."""
     if QUOTED_KIND.fullmatch(answer):
         return f"the {answer}"
-    if not text or not re.match(r"[A-Z]", answer):
+    if not text or not re.match(r"[A-Z]", answer) and " " not in answer:
         return answer
     if answer.startswith("The "):
         return lowered_the(answer, text)
@@ -395,9 +411,11 @@ QUOTED_KIND = re.compile(r'["“](?!The )[^"”]+["”] [a-z]+')
 def whole_name_uses(name: str, text: str) -> list[str]:
     """For each time ``text`` writes ``name`` as a whole noun phrase (not followed by another
     name's word or by a noun it modifies: only a stop, a function word or a verb of being may
-    follow), the article before it ("the" / "The"), or "" where it has none."""
+    follow), the article before it ("the" / "The"; "the 1974 French Open" counts as "the"), or
+    "" where it has none; a use in brackets ("Tenerife (Canary Islands, Spain)") or after a bare
+    year (the title "2011 French Open – Women's Singles") is no use."""
     uses = []
-    for m in re.finditer(rf"(?:\b(the|The) )?(?<![\w'’&-]){re.escape(name)}(?![\w'’&-])"
+    for m in re.finditer(rf"(?:\b(the|The) (?:\d{{4}} )?|(?<!\d ))(?<![\w'’&(-]){re.escape(name)}(?![\w'’&-])"
                          r"(?: ([A-Za-z0-9]\S*))?", text):
         after = m.group(2)
         if after is None or after.lower().strip(",.;:)") in capitals.function_words():

@@ -105,8 +105,9 @@ def from_paragraphs(sentence: str, item) -> bool:
         mine = content_words(text) - named or content_words(text)
         return bool(mine) and any(len(mine & content_words(" ".join(sents))) >= 0.8 * len(mine)
                                   for _, sents in item.context)
-    # two sentences the reader cannot tell apart ("... by Warner Bros. Gadot is ...") count apart
-    return found(sentence) or all(map(found, re.split(r"(?<=\.) (?=[A-Z])", sentence)))
+    # two sentences the reader cannot tell apart ("... by Warner Bros. Gadot is ...", '... by
+    # Warner Bros. "B Boy" was ...') count apart
+    return found(sentence) or all(map(found, re.split(r"(?<=\.) (?=[\"“]?[A-Z])", sentence)))
 
 
 def padding_problems(p: Pair, items: dict) -> list[str]:

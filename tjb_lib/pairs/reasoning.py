@@ -12,6 +12,7 @@ every other sentence word for word.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from tjb_lib.data import HotpotItem
 from tjb_lib.pairs import capitals
@@ -200,6 +201,9 @@ def _clause(text: str, target: str | None) -> str:
         s = None                                     # "A former mill town, Bolton has ..."
         text = subject.split(", ", 1)[1] + " " + rest
         v = _verb(text)
+    if s and (_PEERAGE.match(s.group(2)) or s.group(2).startswith(("also known as ", "also called "))
+              and ", " not in s.group(2) and subject.endswith(",")):
+        s = None               # "Prince Andrew, Duke of York, is": one name; ``pruned`` cuts an idle alias
     if s and not _OPENING.match(subject) and re.search(r"(?<!^)\b[A-Z0-9]", s.group(1)):
         # "S, aside, verb ...": S names something ("The Philadelphia crime family, also
         # known as ...", not "The iconic, avant-garde score")
@@ -208,6 +212,8 @@ def _clause(text: str, target: str | None) -> str:
             if _RELATIVE.match(aside):               # "S, which succeeded X," -> "S succeeded X"
                 return _RELATIVE.sub(f"{head} ", aside)
             past = re.match(r"^(?:[a-z]+ed|[a-z]+en|first|originally|formerly|born)\b", aside)
+            if _STATE.match(aside):                  # "located in X" holds now: "is located"
+                past = None
             return f"{head} {'was' if past else _be(v[2])} {aside}"
         text = f"{head} {rest}"
         v = _verb(text)
@@ -215,6 +221,13 @@ def _clause(text: str, target: str | None) -> str:
     return _cut(text, max(at + len(target), v[1] if v else 0)) if at >= 0 else text
 
 
+# A participle that says where or how a thing is, not what once happened to it ("S, located in
+# Addis Ababa, is ..." -> "S is located", never "was located": readers stopped at the tense).
+_STATE = re.compile(r"(?:located|situated|based|headquartered|known|called|named)\b")
+# A title of rank given beside a name ("Prince Andrew, Duke of York"): the name another page
+# uses for the same person ("The Duke of York"), so readers stopped where it was dropped.
+_PEERAGE = re.compile(r"(?:Duke|Duchess|Earl|Countess|Count|Marquess|Marchioness|Viscount|Baron|"
+                      r"Baroness|Prince|Princess) of [A-Z]")
 _AFTER_NAME = re.compile(r"\b[A-Z0-9\"”)][\w.'’\"”)]*\s([a-z]+(?:ed|s))\b")
 
 
@@ -270,7 +283,7 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
     want = content_words(question) - _names(item, hops)
     # an aside that holds the answer or a year the question asks about ("the actress born in
     # 1956": "Paige O'Hara (born May 10, 1956)") is the deciding fact, not residue
-    keep = (answer, *YEAR.findall(question))
+    keep = (answer, *YEAR.findall(question), *named_asides(item, evidence, hops))
     compared = comparative(item, hops)
     if not compared:
         hops = tuple(h for h in hops if h != answer_hop) + (answer_hop,)
@@ -312,6 +325,16 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
             out[h] = " ".join(aliased(pruned(x, item), item, h) for x in said).rstrip(" .")
         used.update(sents)
     return once_each_way(out)
+
+
+def named_asides(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...]) -> list[str]:
+    """The bracketed asides of the evidence that are a hop's name ("the total of the net cash
+    flows (owner earnings)" on Warren Buffett's line): the tie between two names, kept where
+    other asides go. Readers stopped where "owner earnings" was dropped."""
+    names = [entity_of(item, h).name or short_name(h) for h in hops]
+    lines = " ".join(x for h in hops for x in evidence[h])
+    return [m.group(1) for n in names
+            for m in re.finditer(rf"\(({re.escape(n)})\)", lines, re.I)]
 
 
 def once_each_way(out: dict[str, str]) -> dict[str, str]:
@@ -438,16 +461,22 @@ def _idle_aside(sentence: str, item: HotpotItem) -> tuple[int, int] | None:
     """A "where/which/who" clause or an "also known as" aside between commas in mid-sentence
     ("Champ Bailey played college football for Georgia, where he earned consensus All-American
     honors, and was drafted ..."; "Ajuga, also known as bugleweed, ..., is a genus") that says
-    no linking word the rest does not say: its span, else None."""
+    no linking word the rest does not say, its accents aside ("also known as Jimena Benìtez"
+    for a question's "Jimena Benitez" is the link): its span, else None."""
     link = _linking_words(item)
     body = _protect(sentence)
     for m in re.finditer(r", ((?:which|who|where|whose|also known as|also called) [^,;]+), (?=and |[a-z])",
                          body):
         end = m.end() - (2 if body[m.end():].startswith("and ") else 1)   # "X, aside, is" -> "X is"
         rest = body[:m.start()] + body[end:]
-        if not (content_words(m.group(1)) & link) - content_words(rest) and not re.search(r"\d", m.group(1)):
+        if not (content_words(folded(m.group(1))) & link) - content_words(rest) and not re.search(r"\d", m.group(1)):
             return m.start(), end
     return None
+
+
+def folded(text: str) -> str:
+    """``text`` without its accents ("Benìtez" -> "Benitez")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def pruned(sentence: str, item: HotpotItem) -> str:
@@ -465,7 +494,8 @@ def pruned(sentence: str, item: HotpotItem) -> str:
 
 
 # A person's other name as a clause's subject ("Onika Tanya Maraj (born ...) is a rapper").
-_OTHER_NAME = re.compile(r"^((?:[A-Z][\w'’.-]* ){1,4}[A-Z][\w'’.-]*)(?: \(([^()]*)\))? "
+_OTHER_NAME = re.compile(r"^((?:[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’.-]* ){1,4}[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’.-]*)"
+                         r"(?: \(([^()]*)\))? "
                          r"(?=(?:is|was|are|were|has|had)\b)")
 
 
@@ -473,8 +503,11 @@ def aliased(sentence: str, item: HotpotItem, hop: str) -> str:
     """``sentence`` with each clause that opens on another name of ``hop``'s person (a birth
     or full name, every word of it in the hop's opening sentence) opened on the name the
     question and the titles use, the other in brackets: "Nicki Minaj (born Onika Tanya Maraj)
-    is ..."; "Erika Jayne (born Erika Girardi, 10 July 1971) is ...". Blind readers stopped
-    where the two names were never tied."""
+    is ..."; "Jacques Sernas (born Jokūbas Bernardas Šernas) was ..." (a page that says
+    "commonly known as"). Blind readers stopped where the two names were never tied. A full
+    name that only spells out the initial of the name used ("Michael Carlyle Hall" for
+    Michael C. Hall) gives way to it without brackets: readers stopped at "Michael C. Hall
+    (Michael Carlyle Hall) is"."""
     entity = entity_of(item, hop)
     name = entity.name or short_name(hop)
     mine = set(words(name.lower()))
@@ -486,12 +519,34 @@ def aliased(sentence: str, item: HotpotItem, hop: str) -> str:
         other = m and set(words(m.group(1).lower()))
         if (m and other and not (mine <= other or other <= mine) and other <= set(entity.kinds) | mine
                 and name.lower() not in part.lower()):
-            born = {"known", "professionally"} <= entity.kinds or "better" in entity.kinds
+            born = ({"known", "professionally"} <= entity.kinds or "better" in entity.kinds
+                    or {"commonly", "known"} <= entity.kinds)
             aside = (m.group(2) or "").removeprefix("born ") if born else (m.group(2) or "")
             inside = f"{'born ' if born else ''}{m.group(1)}{', ' + aside if aside else ''}"
-            part = f"{name} ({inside}) {part[m.end():]}"
+            spelt = _spelt_out(m.group(1), name) and not aside
+            part = f"{name} {part[m.end():]}" if spelt else f"{name} ({inside}) {part[m.end():]}"
         out.append(part)
     return "; ".join(out)
+
+
+def _spelt_out(full: str, name: str) -> bool:
+    """Is ``full`` ("Henry John Kaiser") ``name`` ("Henry J. Kaiser") with its initials spelt
+    out: the same first and last word, each initial the first letter of the word it stands for?"""
+    a, b = full.split(), name.split()
+    return (len(a) == len(b) > 2 and a[0] == b[0] and a[-1] == b[-1]
+            and all(x == y or (re.fullmatch(r"[A-Z]\.?", y) and x[0] == y[0])
+                    for x, y in zip(a[1:-1], b[1:-1])))
+
+
+# A name and, in brackets, another form of it: "Michael C. Hall (Michael Carlyle Hall)".
+_BRACKETED_NAME = re.compile(r"((?:[A-Z][\w'’.-]* ){2,4}[A-Z][\w'’.-]*) \(((?:[A-Z][\w'’.-]* ){2,4}"
+                             r"[A-Z][\w'’.-]*)\)")
+
+
+def spelt_out_beside(sentence: str) -> bool:
+    """Does ``sentence`` give a name and its initials spelt out in brackets ("Henry J. Kaiser
+    (Henry John Kaiser) was ...")? The reader rule for ``_spelt_out``."""
+    return any(_spelt_out(m.group(2), m.group(1)) for m in _BRACKETED_NAME.finditer(sentence))
 
 
 def _holding(part: str, sentence: str, want: set[str]) -> str:

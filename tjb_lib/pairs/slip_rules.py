@@ -11,11 +11,11 @@ from tjb_lib.pairs.coherence import parts, sentences
 from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
                                  SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
 from tjb_lib.pairs.closing import (CENSUS_FIGURE, ECHO_WORDS, QUOTED_KIND, UNTIL_SPAN,
-                                   before_verb, common_cased, lowered_the, whole_name_uses,
-                                   kind_without_article)
-from tjb_lib.pairs.reasoning import aliased, long_lists, pruned
+                                   article_dropped, before_verb, common_cased, lowered_the,
+                                   whole_name_uses, kind_without_article)
+from tjb_lib.pairs.reasoning import aliased, long_lists, pruned, spelt_out_beside
 from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_description,
-                                      bare_surnames, entity_of,
+                                      bare_surnames, entity_of, leans_back,
                                       kindless_series, sentence_groups, short_name, unglued,
                                       unnamed_things, with_owner)
 from tjb_lib.records import Pair
@@ -101,7 +101,9 @@ def closing_slips(claim: str, item, text: str) -> list[str]:
     verb left in the subject ("the songwriting duo composed music is Pasek & Paul"); a span of
     years without "from" ("the years are 1969 until 1974"); a census figure as the bare answer
     ("the answer is 8,211 at the 2010 census"); a quoted title's kind without "the" ('the answer
-    is "Teach the Controversy" campaign')."""
+    is "Teach the Controversy" campaign'); a name without the article the text always gives it
+    ("the answer is French Open"); "the other <noun>" ("so the other device is ..."), other
+    than a thing the reasoning never named as one."""
     out = []
     subject = re.match(r"the (?P<noun>[^,\"“]+?) (?:is|are) ", claim)
     if subject and not set(subject.group("noun").lower().split()) & capitals.function_words() \
@@ -123,6 +125,10 @@ def closing_slips(claim: str, item, text: str) -> list[str]:
         out.append("capital The inside the closing")
     if kind_without_article(claim):
         out.append("kind answer without its article")
+    if claim.startswith("the other "):
+        out.append("other than a thing never named")
+    if article_dropped(claim, text):
+        out.append("name without the article its text gives")
     plain = re.match(r"the answer is (.+)$", claim)
     if plain and common_cased(plain.group(1), text) != plain.group(1):
         out.append("common word capitalised in the closing")
@@ -137,7 +143,9 @@ def closing_slips(claim: str, item, text: str) -> list[str]:
 def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
     """(rule, text) for the chain rules (``chain_rules``) on either side of a HotpotQA pair: the
     item's own (an unlinked bridge, a cut name, a comparison against its values), a page title
-    used as a name, the source's broken grammar, and padding in the reasoning (a clause that adds
+    used as a name, the source's broken grammar, an opening that leans on a sentence not shown
+    ("Ian Harland then went ...", "In this episode, ..."), a name beside its initials spelt out
+    ("Michael C. Hall (Michael Carlyle Hall)"), and padding in the reasoning (a clause that adds
     nothing, a full list of names)."""
     out = [(why, item.answer) for why in chain_rules.item_problems(item)]
     for side in ("plain", "cited"):
@@ -151,8 +159,10 @@ def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
         out += [("surname before the name", s) for s in surnames_unnamed(part, item)]
         out += [("pronoun for a person never named", s) for s in unowned(part, item)]
         out += [("description never named", s) for s in described_unnamed(part, item)]
-        out += [("thing never named", s) for s in sentences(
-            "\n".join([*part["evidence"], part["reasoning"], *part["after"]])) if unnamed_things(s)]
+        shown = sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]]))
+        out += [("thing never named", s) for s in shown if unnamed_things(s)]
+        out += [("opening leans on a sentence not shown", s) for s in shown if leans_back(s)]
+        out += [("name beside its initials spelt out", s) for s in shown if spelt_out_beside(s)]
         said = sentences(CONCLUSION.sub("", part["reasoning"]))
         out += [("full list of names", s) for s in said if long_lists(s)]
         if side != registry.get(p.split).generic_side:  # generic support names no hop

@@ -40,6 +40,7 @@ SYNONYMS = {"movie": {"film"}, "film": {"movie", "documentary"}, "group": {"band
             "company": {"corporation", "retailer", "manufacturer", "firm", "chain", "conglomerate"},
             "store": {"retailer", "chain"}, "recording": {"album"}, "record": {"album"},
             "event": {"festival", "conference", "awards", "ceremony", "tournament"},
+            "competition": {"tournament", "championship", "cup", "contest"},
             "city": {"town"}, "town": {"city", "village"}, "novel": {"book"}, "book": {"novel"}}
 # Kinds that take "they": a group of people or things.
 GROUP_KINDS = frozenset("band group duo trio quartet team club family species genus people".split())
@@ -605,11 +606,12 @@ def credited(first: str) -> str | None:
 def with_owner(sentence: str, entity: Entity, first: str) -> str:
     """A work's sentence with "his"/"her" that can only mean the person its paragraph credits
     ("Chattahoochee was released ... from his album" -> "from Alan Jackson's album"): the
-    work itself is no person, and the sentence names no one before the pronoun."""
+    work itself is no person, and the sentence names no one but the work before the pronoun
+    ("Small Town Boy was released ... from his third studio album": Dustin Lynch's)."""
     m = re.search(r"\b(?:his|her)\b", sentence)
     owner = credited(first)
     if (not m or entity.person or not owner or owner in sentence
-            or re.search(r"[A-Z][a-z]+ [A-Z][a-z]+", sentence[:m.start()])):
+            or re.search(r"[A-Z][a-z]+ [A-Z][a-z]+", sentence[:m.start()].replace(entity.name or "", ""))):
         return sentence
     return sentence[:m.start()] + owner + "'s" + sentence[m.end():]
 
@@ -642,6 +644,57 @@ def with_things_named(sentence: str, entity: Entity, first: str) -> str:
         sentence = _SUBSEQUENT.sub(lambda x: f"{entity.called(True, True)} subsequent {x.group(1)}",
                                    sentence)
     return sentence
+
+
+# An opening that leans on the sentence before it: "Ian Harland then went to university"
+# (then after what?), "In this episode, Bart ruins ..." (which episode?).
+_THEN = re.compile(r"^((?:[A-Z][\w.'’-]* ){1,4})then (?=[a-z])")
+_IN_THIS = re.compile(r"^In this ([a-z]+), ")
+
+
+def unleaned(sentence: str, entity: Entity, first: str) -> str:
+    """``sentence`` without an opening that leans on the sentence before it: "then" after the
+    subject dropped, "In this episode" naming the page's entity, quoted where ``first`` (the
+    paragraph's opening) quotes it ('In "Bart the Fink", Bart ruins ...'). A candidate shows
+    the sentence without the one before; blind readers stopped at both."""
+    sentence = _THEN.sub(r"\1", sentence)
+    m = _IN_THIS.match(sentence)
+    if m and entity.name and entity.described_by(m.group(1)):
+        name = entity.called(False)
+        name = f'"{name}"' if f'"{name}"' in first else name
+        sentence = f"In {name}, {sentence[m.end():]}"
+    return sentence
+
+
+# A name's short form its opening sentence defines: "Shepardson Microsystems, Inc. (SMI) was".
+_DEFINED_SHORT = re.compile(r"^(?:The )?(?P<name>[A-Z][^()]*?)(?:,? (?:Inc|Ltd|Co|Corp)\.?)?,? "
+                            r"\((?P<short>[A-Z][A-Z&]{1,7})\)")
+
+
+def with_short_form_tied(sentence: str, first: str) -> str:
+    """``sentence`` opening on the short form its paragraph's opening defines ("SMI is most
+    noted for ...") with the name and the short form in brackets, as the opening ties them
+    ("Shepardson Microsystems (SMI) is most noted ..."): shown alone, "SMI" was never tied to
+    the name the other page uses, and readers stopped at it."""
+    m = _DEFINED_SHORT.match(first)
+    if m and sentence.startswith(m["short"] + " ") and m["name"] not in sentence:
+        return f"{m['name']} ({m['short']}) {sentence[len(m['short']) + 1:]}"
+    return sentence
+
+
+def with_title_quoted(sentence: str, entity: Entity, first: str) -> str:
+    """A later sentence opening on a work's title, quoted as its paragraph's opening quotes it
+    ('"Power" features additional vocals', not "Power features ..."): readers stopped at a
+    title bare at a sentence's start and quoted elsewhere in the same answer."""
+    name = entity.name or ""
+    if name and first.startswith(f'"{name}"') and re.match(rf"{re.escape(name)}(?=['’ ])", sentence):
+        return f'"{name}"{sentence[len(name):]}'
+    return sentence
+
+
+def leans_back(sentence: str) -> bool:
+    """Does ``sentence`` open on "then" after its subject or on "In this <noun>," (``unleaned``)?"""
+    return bool(_THEN.match(sentence) or _IN_THIS.match(sentence))
 
 
 def bare_description(sentence: str, entity: Entity) -> re.Match | None:
@@ -690,6 +743,7 @@ def standalone(item: HotpotItem, title: str, sid: int) -> str | None:
     out = with_full_names(" ".join(out), _earlier(item, title, sid))     # type: ignore[arg-type]
     if sid:
         first = sentence_groups(sentences)[0]
-        out = with_things_named(with_owner(with_description_named(out, entity), entity, first),
-                                entity, first)
+        out = with_things_named(with_owner(with_description_named(with_title_quoted(
+            with_short_form_tied(unleaned(out, entity, first), first), entity, first), entity),
+            entity, first), entity, first)
     return with_series_kind(out, title)
