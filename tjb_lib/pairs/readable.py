@@ -255,6 +255,21 @@ ECHOED_SLIP = re.compile(r", so the [a-z]+ of the [a-z]+ [a-z]+ing\b[^,]* and (?
                          r"includes|has|is|was)\b")
 
 
+# A list copied into the reasoning cut to a name and "and others" ("Diana Quick as the Duchess and
+# others", "Bill Clinton: Monica Lewinsky and others"), as blind readers of 7 December quoted it.
+# (A tail copied whole and a source's odd span are slip_rules' "padded tail", ``reasoning.pruned``.)
+CLIPPED_LIST = re.compile(r"(?<!,) and others\b")
+_BRACKETED = re.compile(r"((?:[A-Z][\w'’.-]* ){1,3}[A-Z][\w'’.-]*) \(((?:[A-Z][\w'’.-]* ){1,3}"
+                        r"[A-Z][\w'’.-]*)\)")
+
+
+def spelled_out_name(sentence: str) -> bool:
+    """A name followed by itself with its initials written out ("Michael C. Hall (Michael
+    Carlyle Hall) is"), which nothing in the question asks for."""
+    from tjb_lib.pairs.reasoning import spelled_out
+    return any(spelled_out(m.group(1), m.group(2)) for m in _BRACKETED.finditer(sentence))
+
+
 def miscounted_sources(sentence: str, lines: int, titles: int) -> bool:
     """A generic support clause that counts its sources as two ("Of the two quotations", "the
     other") where the side shows another number of them in the word it names them by
@@ -353,6 +368,10 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
                 out.append(("stock lead-in", s))
             if colon_lead_in(s, "\n".join([*part["evidence"], item.question])):
                 out.append(("colon lead-in", s))
+            if CLIPPED_LIST.search(s):
+                out.append(("list clipped to and others", s))
+            if spelled_out_name(s):
+                out.append(("full name spelled out in brackets", s))
         if said and templated_closing(said[-1], stated(p, item)):
             out.append(("templated closing", said[-1]))
         if said and kind_without_thing(said[-1], whole):

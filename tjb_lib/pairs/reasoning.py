@@ -311,7 +311,7 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
             others_of(h), question), others_of(h))
         said = split_sentences(out[h])
         if any(pruned(x, item) != x or aliased(x, item, h) != x for x in said):
-            out[h] = " ".join(aliased(pruned(x, item), item, h) for x in said).rstrip(" .")
+            out[h] = " ".join(pruned(aliased(x, item, h), item) for x in said).rstrip(" .")
         used.update(sents)
     return once_each_way(out)
 
@@ -438,7 +438,7 @@ _TAIL = re.compile(r"(?:which|who|whom|whose|where|while|whereas|although|though
                    r"as well as|(?:with|in|for|by) which|[a-z]{3,}ing|[a-z]+ed (?:by|in|on|at|for|as|from|to)|"
                    r"and (?:another|other|is|was|are|were|has|had|also|its|his|her|their|the|a|an)|"
                    r"and (?!others\b)[a-z]{3,}s|that [a-z]+s|(?:commonly|also|often|sometimes|formerly) "
-                   r"(?:called|known|named)|\d[\d.,]* (?:mi|km|miles|kilometres|kilometers)|between|"
+                   r"(?:called|known|named)|(?:best|better|well|widely|mostly) (?:known|remembered)|\d[\d.,]* (?:mi|km|miles|kilometres|kilometers)|between|"
                    r"in contrast|native to|with)\b")
 
 
@@ -448,6 +448,11 @@ def _linking_words(item: HotpotItem, question: bool = True) -> set[str]:
     names = " ".join(f"{short_name(h)} {entity_of(item, h).name or ''}"
                      for h in dict.fromkeys(t for t, _ in item.supporting_facts))
     return content_words(f"{item.question if question else ''} {item.answer} {names}")
+
+
+def _singular(found: set[str]) -> set[str]:
+    """Words with a plural -s taken off, so that "operas" says the question's "opera"."""
+    return {w[:-1] if w.endswith("s") and not w.endswith("ss") and len(w) > 3 else w for w in found}
 
 
 def answered(answer: str, head: str) -> bool:
@@ -477,7 +482,8 @@ def idle_tail(sentence: str, item: HotpotItem) -> int | None:
         if tail.startswith("and ") and re.search(r"\bbetween\b(?!.*\band\b)[^,;]*$", head):
             continue                                  # "between 1895 and his death in 1896"
         settled = answered(item.answer, head) and content_words(head) & (link - names)
-        if (content_words(tail) & (names if settled else link)) - content_words(head) or (
+        if (_singular(content_words(tail)) & _singular(names if settled else link)) - _singular(
+                content_words(head)) or (
                 figures and re.search(r"\d", tail) and not re.search(r"\d", head)):
             continue
         if whole(head) and len(content_words(head)) >= 4 and _verb(head):
