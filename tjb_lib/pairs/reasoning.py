@@ -419,7 +419,8 @@ def shortened(step: str, keep: list[str], question: str = "") -> str:
             head, _, name = segs[first - 1].rpartition(": ")
             segs[first - 1:last + 1] = [f"{head}, among them {name}{tail}{rest}"]
         elif first:                                   # "Planet Terror stars Rose McGowan, among others"
-            some = ", among others" + ("," if tail else "") if re.search(rf"\b{_NAME}$", segs[first - 1]) else ""
+            some = ", among others" + ("," if tail else "") if re.search(rf"\b{_NAME}$", segs[first - 1]) \
+                and not re.search(r"\bother\b", segs[first - 1]) else ""    # not "other parts of Mexico"
             segs[first - 1:last + 1] = [segs[first - 1] + some + tail + rest]
         else:
             segs[first:last + 1] = ["and others" + tail + rest]
