@@ -92,12 +92,28 @@ def test_a_full_list_of_names_is_cut_to_the_link(items):
             "Lockhart in guest roles")
     assert long_lists(cast)
     assert shortened(cast, ["Brian Dennehy"]) == ("Among the performers who appeared on the "
-                                                  "series were Steve Allen, Brian Dennehy and "
-                                                  "others in guest roles")
+                                                  "series were Steve Allen and Brian Dennehy, "
+                                                  "among others, in guest roles")
+    # blind readers stopped at "Lady Antebellum and others" ("including" lost), at "Bill
+    # Clinton: Monica Lewinsky and others" and at "parts of Mexico and others and the ABC islands"
+    artists = ("He shared the stage with many notable artists, including Brooks and Dunn, Kellie "
+               "Pickler, Montgomery Gentry, Blake Shelton, Miranda Lambert, Gary Allan, Josh Turner, "
+               "Lady Antebellum and others")
+    assert shortened(artists, ["Lady Antebellum"]) == ("He shared the stage with many notable "
+                                                       "artists, including Lady Antebellum")
+    women = ("It recounts the stories of seven women who crossed paths with Bill Clinton: Monica "
+             "Lewinsky, Paula Jones, Gennifer Flowers, Kathleen Willey, Elizabeth Gracen, Juanita "
+             "Broaddrick, and Sally Perdue")
+    assert shortened(women, ["Monica Lewinsky"]) == ("It recounts the stories of seven women who "
+                                                     "crossed paths with Bill Clinton, among them "
+                                                     "Monica Lewinsky")
+    places = ("It grows in the Baja California Peninsula and other parts of Mexico, Arizona in the "
+              "United States, Colombia, Costa Rica, Guatemala, Venezuela and the ABC islands")
+    assert "and others" not in shortened(places, []) and "ABC" not in shortened(places, [])
     four = "Snowdrop runs on Microsoft Windows, Nintendo Switch, PlayStation 4, and Xbox One"
     assert not long_lists(four) and shortened(four, []) == four
     reasoning = " ".join(hotpot_candidate(items["5a8099935542996402f6a58b"]).reasoning)
-    assert "Brian Dennehy and others" in reasoning and "June Lockhart" not in reasoning
+    assert "Brian Dennehy, among others" in reasoning and "June Lockhart" not in reasoning
 
 
 def test_the_audit_reads_the_chain_rules(items):
@@ -156,7 +172,7 @@ def test_a_padded_tail_is_caught_and_cut(items):
 def test_a_cast_list_with_roles_is_cut_to_the_link(items):
     from tjb_lib.pairs.reasoning import long_lists
     reasoning = " ".join(hotpot_candidate(items["5adfa3da554299025d62a317"]).reasoning)
-    assert "Diana Quick as the Duchess and others" in reasoning and "Eddie Izzard" not in reasoning
+    assert "Diana Quick as the Duchess, among others" in reasoning and "Eddie Izzard" not in reasoning
     assert long_lists("Revengers Tragedy stars Christopher Eccleston as Vindice, with Derek Jacobi "
                       "as the evil Duke, Eddie Izzard as his son Lussurioso, Diana Quick as the "
                       "Duchess, Andrew Schofield as Carlo, and Carla Henry as Castiza")

@@ -13,7 +13,7 @@ from tjb_lib.pairs.chain_rules import as_read
 from tjb_lib.pairs.candidates import hop_sentences, hops, hotpot_candidate
 from tjb_lib.pairs.common import hotpot_meta, make_pair
 from tjb_lib.pairs.conflicts import gold_unsupported
-from tjb_lib.pairs.reasoning import clause, steps
+from tjb_lib.pairs.reasoning import clause, spelt_out_beside, steps
 from tjb_lib.pairs.render import render
 from tjb_lib.pairs.standalone import Entity, name_form, paragraph_entity, resolve
 
@@ -276,3 +276,31 @@ def test_a_year_the_question_asks_about_stays_in_the_step(items):
     support = {h: hop_sentences(item, h) for h in hops(item)}
     said = steps(item, support, hops(item), hops(item)[-1], item.answer)
     assert any("(born 18 October 1992)" in s for s in said.values())
+
+
+def test_evidence_copied_whole_is_caught_and_the_builder_trims_it(items):
+    """Blind readers of 7 December quoted reasoning that copies its source whole: a tail that
+    says nothing the question asks ("and tells the story of Anna's birthday party ..."), a list
+    cut to "X and others", a full name spelled out in brackets, a source's odd span."""
+    from tjb_lib.pairs.reasoning import pruned
+    frozen = items["5a7cb9b95542990527d55515"]
+    padded = ('Frozen Fever is a sequel to the 2013 feature film "Frozen", and tells the story of '
+              "Anna's birthday party given by Elsa with the help of Kristoff, Sven, and Olaf, so the "
+              "answer is 2013.")
+    assert "padded tail" in [r for r, _ in readable.problems(pair(frozen, padded), items)]
+    assert pruned(padded.split(", so")[0], frozen) == 'Frozen Fever is a sequel to the 2013 feature film "Frozen"'
+    assert "birthday" not in " ".join(hotpot_candidate(frozen).reasoning)
+    assert not [r for r, _ in readable.problems(pair(frozen), items)]
+    sykes = items["5a7b4bc35542992d025e67e0"]
+    assert "M602" not in " ".join(hotpot_candidate(sykes).reasoning)       # "2.7 mi west of ..."
+    odd = "Marco Da Silva (born May, 30th, 1977) is a Portuguese dancer and choreographer"
+    assert pruned(odd, frozen) == "Marco Da Silva (born May 30, 1977) is a Portuguese dancer and choreographer"
+    assert pruned("He won medals between 1984 to 1991", frozen) == "He won medals from 1984 to 1991"
+    for bad in ("Revengers Tragedy stars Christopher Eccleston and Diana Quick as the Duchess and "
+                "others, so the answer is 23 November 1946.",
+                "Michael C. Hall (Michael Carlyle Hall) is an American actor, so the answer is Dexter."):
+        assert readable.CLIPPED_LIST.search(bad) or spelt_out_beside(bad)
+    for good in ("Revengers Tragedy stars Christopher Eccleston and Diana Quick as the Duchess, "
+                 "among others.", "Nicki Minaj (born Onika Tanya Maraj) is a rapper.",
+                 "Michael C. Hall is an American actor."):
+        assert not (readable.CLIPPED_LIST.search(good) or spelt_out_beside(good))

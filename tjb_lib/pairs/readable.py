@@ -263,6 +263,12 @@ ECHOED_SLIP = re.compile(r", so the [a-z]+ of the [a-z]+ [a-z]+ing\b[^,]* and (?
                          r"includes|has|is|was)\b")
 
 
+# A list copied into the reasoning cut to a name and "and others" ("Diana Quick as the Duchess and
+# others", "Bill Clinton: Monica Lewinsky and others"), as blind readers of 7 December quoted it.
+# (A tail copied whole and a source's odd span are slip_rules' "padded tail", ``reasoning.pruned``.)
+CLIPPED_LIST = re.compile(r"(?<!,) and others\b")
+
+
 def names_nothing(reasoning: str, item) -> bool:
     """A generic support that names no hop of the item before its conclusion ("With both
     excerpts in view, nothing is left to guess, so ..."): it could stand under any question."""
@@ -373,6 +379,8 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
                 out.append(("stock lead-in", s))
             if colon_lead_in(s, "\n".join([*part["evidence"], item.question])):
                 out.append(("colon lead-in", s))
+            if CLIPPED_LIST.search(s):
+                out.append(("list clipped to and others", s))
         if said and templated_closing(said[-1], stated(p, item)):
             out.append(("templated closing", said[-1]))
         if said and kind_without_thing(said[-1], whole):

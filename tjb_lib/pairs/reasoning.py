@@ -318,11 +318,13 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
             pick = _best(sents, want, target)
             out[h] = clause(pick, target or _first_shared(pick, want), keep=keep)
         out[h] = without_asides(shortened(_with_deciding(
-            out[h], pick, [s for s in sents if s == pick or s not in used], want, others_of(h), keep),
+            out[h], pick, [s for s in sents if s == pick or s not in used], want,
+            [n for n in others_of(h)
+             if compared or not _same(n, entity_of(item, h).name or short_name(h), out[h])], keep),
             others_of(h), question), others_of(h))
         said = split_sentences(out[h])
         if any(pruned(x, item) != x or aliased(x, item, h) != x for x in said):
-            out[h] = " ".join(aliased(pruned(x, item), item, h) for x in said).rstrip(" .")
+            out[h] = " ".join(pruned(aliased(x, item, h), item) for x in said).rstrip(" .")
         used.update(sents)
     return once_each_way(out)
 
@@ -335,6 +337,15 @@ def named_asides(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[s
     lines = " ".join(x for h in hops for x in evidence[h])
     return [m.group(1) for n in names
             for m in re.finditer(rf"\(({re.escape(n)})\)", lines, re.I)]
+
+
+def _same(name: str, own: str, step: str) -> bool:
+    """Is ``name`` (an answer or another hop's) the hop's ``own`` entity ("Yellowcraig" for
+    "Yellowcraig"), which the hop's ``step`` already names? Another sentence that names it links
+    nothing: readers quoted "Yellowcraig is partly within the Firth of Forth Site of Special
+    Scientific Interest." as padding. (A compared entity's other sentence may carry its value.)"""
+    a, b = name.strip().lower(), own.strip().lower()
+    return bool(a and b) and (a in b or b in a) and a in step.lower()
 
 
 def once_each_way(out: dict[str, str]) -> dict[str, str]:
@@ -399,23 +410,48 @@ def long_lists(step: str) -> list[tuple[int, int]]:
 
 def shortened(step: str, keep: list[str], question: str = "") -> str:
     """``step`` with each full list of names (``long_lists``) cut to the names in ``keep`` (the
-    link to another hop or the answer) or in the question, and "and others": "among the
-    performers who appeared on the series were Steve Allen, Brian Dennehy and others"."""
+    link to another hop or the answer) or in the question, said as some of many: "among the
+    performers who appeared on the series were Steve Allen and Brian Dennehy, among others, in
+    guest roles"; "many notable artists, including Lady Antebellum". A list that keeps no name
+    after a clause of its own is left out ("crossed paths with Bill Clinton, among them Monica
+    Lewinsky"). Blind readers stopped at a clipped "X and others" and at a lost "including"."""
     segs = step.split(", ")
     for first, last in reversed(long_lists(step)):
         items = segs[first:last + 1]
         final = _STOP_AT.split(items[-1], maxsplit=1)[0]
         end = None if _ROLE_ITEM.fullmatch(final) and not _NAME_ITEM.fullmatch(final) else _LAST_ITEM.match(final)
         stop = _STOP_AT.search(items[-1])
-        tail = (end.group("tail") if end else "") + (items[-1][stop.start():] if stop else "")
+        tail, rest = (end.group("tail") if end else ""), (items[-1][stop.start():] if stop else "")
+        tail = "" if re.match(r" (?:and|or) ", tail) else tail   # "... and the ABC islands": an item
         if end:
             items[-1] = end.group("name")
         held = [x.removeprefix("and ") for x in items
                 if any(k and k.lower() in x.lower() for k in keep)
                 or x.removeprefix("and ").lower() in question.lower()]
-        segs[first:last + 1] = [", ".join(held) + " and others" + tail if held
-                                else "and others" + tail]
+        lead = _LIST_LEAD.match(items[0])
+        if held and lead and not held[0].startswith(lead.group(0)):
+            held[0] = lead.group(0) + held[0]
+        if len(held) == 1 and " and " not in held[0] and first and not lead and re.search(
+                rf"\b{_NAME}$", segs[first - 1]):
+            held.insert(0, segs[first - 1])           # "were Steve Allen" opens the list
+            first -= 1
+        if held:
+            said = " and ".join([", ".join(held[:-1]), held[-1]] if len(held) > 1 else held)
+            segs[first:last + 1] = [said + ("" if lead else ", among others" + ("," if tail else "")) + tail + rest]
+        elif first and re.search(r": (?=[A-Z][^:]*$)", segs[first - 1]):
+            head, _, name = segs[first - 1].rpartition(": ")
+            segs[first - 1:last + 1] = [f"{head}, among them {name}{tail}{rest}"]
+        elif first:                                   # "Planet Terror stars Rose McGowan, among others"
+            some = ", among others" + ("," if tail else "") if re.search(rf"\b{_NAME}$", segs[first - 1]) \
+                and not re.search(r"\bother\b", segs[first - 1]) else ""    # not "other parts of Mexico"
+            segs[first - 1:last + 1] = [segs[first - 1] + some + tail + rest]
+        else:
+            segs[first:last + 1] = ["and others" + tail + rest]
     return ", ".join(segs).replace(", and others", " and others")
+
+
+# Words that open a list as some of many ("including Brooks and Dunn, ...").
+_LIST_LEAD = re.compile(r"(?:and )?(?:including|such as|among them|like) ")
 
 
 # Where a sentence runs on past its link into a part a reader takes for padding: a relative or
@@ -425,31 +461,53 @@ def shortened(step: str, keep: list[str], question: str = "") -> str:
 _TAIL = re.compile(r"(?:which|who|whom|whose|where|while|whereas|although|though|including|"
                    r"as well as|(?:with|in|for|by) which|[a-z]{3,}ing|[a-z]+ed (?:by|in|on|at|for|as|from|to)|"
                    r"and (?:another|other|is|was|are|were|has|had|also|its|his|her|their|the|a|an)|"
-                   r"native to|with (?:most|many|some))\b")
+                   r"and (?!others\b)[a-z]{3,}s|that [a-z]+s|(?:commonly|also|often|sometimes|formerly) "
+                   r"(?:called|known|named)|(?:best|better|well|widely|mostly) (?:known|remembered)|\d[\d.,]* (?:mi|km|miles|kilometres|kilometers)|between|"
+                   r"in contrast|native to|with)\b")
 
 
-def _linking_words(item: HotpotItem) -> set[str]:
+def _linking_words(item: HotpotItem, question: bool = True) -> set[str]:
     """The words a reasoning's link is said in: the question's, the answer's and the hops'
-    names."""
+    names (without the question's where ``question`` is False)."""
     names = " ".join(f"{short_name(h)} {entity_of(item, h).name or ''}"
                      for h in dict.fromkeys(t for t, _ in item.supporting_facts))
-    return content_words(f"{item.question} {item.answer} {names}")
+    return content_words(f"{item.question if question else ''} {item.answer} {names}")
+
+
+def _singular(found: set[str]) -> set[str]:
+    """Words with a plural -s taken off, so that "operas" says the question's "opera"."""
+    return {w[:-1] if w.endswith("s") and not w.endswith("ss") and len(w) > 3 else w for w in found}
+
+
+def answered(answer: str, head: str) -> bool:
+    """Does ``head`` already state ``answer`` after its verb (not as its subject)? After it, a
+    tail that only echoes a question word ("and for guest starring as Princess Aurora" for "the
+    film starring Sarah Bolger") is a side fact, not the link."""
+    v = _verb(head)
+    return bool(v) and answer.strip().lower() not in ("yes", "no", "") and (
+        answer.strip().lower() in head[v[1]:].lower())
 
 
 def idle_tail(sentence: str, item: HotpotItem) -> int | None:
     """Where ``sentence`` (one clause, no final stop) runs on into padding (``_TAIL``) that
     says no word of the question, the answer or a hop's name the part before it does not
-    already say (nor, where the question compares dates or amounts, a figure), the part before
-    still a whole sentence of four content words or more; None where every part counts."""
+    already say (once the part before states the answer and a question word, no word of the
+    answer or a hop's name; nor, where the question compares dates or amounts, a figure), the part before still a
+    whole sentence of four content words or more; None where every part counts."""
     figures = comparative(item, tuple(dict.fromkeys(t for t, _ in item.supporting_facts))) and bool(
         _DATE_CUES.search(item.question) or _QUANTITY_CUES.search(item.question))
-    link = _linking_words(item)
+    link, names = _linking_words(item), _linking_words(item, question=False)
     body = _protect(sentence)
-    for m in re.finditer(r", (?![^()]*\))| (?=(?:which|where|and (?:its|his|her|their)) )", body):
+    for m in re.finditer(r", (?![^()]*\))| (?=(?:which|where|that [a-z]+s|and (?:its|his|her|their)) )",
+                         body):
         head, tail = body[:m.start()].replace("\0", ","), body[m.end():].replace("\0", ",")
         if not _TAIL.match(tail) or head.count('"') % 2 or head.count("“") != head.count("”"):
             continue
-        if (content_words(tail) & link) - content_words(head) or (
+        if tail.startswith("and ") and re.search(r"\bbetween\b(?!.*\band\b)[^,;]*$", head):
+            continue                                  # "between 1895 and his death in 1896"
+        settled = answered(item.answer, head) and content_words(head) & (link - names)
+        if (_singular(content_words(tail)) & _singular(names if settled else link)) - _singular(
+                content_words(head)) or (
                 figures and re.search(r"\d", tail) and not re.search(r"\d", head)):
             continue
         if whole(head) and len(content_words(head)) >= 4 and _verb(head):
@@ -479,13 +537,20 @@ def folded(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+def tidied(sentence: str) -> str:
+    """A source's odd span put right where the reasoning restates it: "between 1984 to 1991" ->
+    "from 1984 to 1991"; "May, 30th, 1977" -> "May 30, 1977" (both quoted by blind readers)."""
+    sentence = re.sub(r"\bbetween (\d{4}) to (\d{4})\b", r"from \1 to \2", sentence)
+    return re.sub(rf"\b({MONTHS}), (\d{{1,2}})(?:st|nd|rd|th), (\d{{4}})\b", r"\1 \2, \3", sentence)
+
+
 def pruned(sentence: str, item: HotpotItem) -> str:
     """A reasoning sentence without its padding: an idle mid-sentence aside (``_idle_aside``)
-    and an idle tail (``idle_tail``) cut, each clause of a joined sentence on its own; blind
+    and an idle tail (``idle_tail``) cut, an odd span ``tidied``, each clause of a joined sentence on its own; blind
     readers quoted such tails as the largest kind of padding."""
     stop = "." if sentence.endswith(".") else ""
     out = []
-    for part in sentence.rstrip(" .").split("; "):
+    for part in tidied(sentence).rstrip(" .").split("; "):
         while (span := _idle_aside(part, item)) is not None:
             part = part[:span[0]] + part[span[1]:]
         at = idle_tail(part, item)
