@@ -140,5 +140,10 @@ def test_every_notebook_runs_on_the_simulated_judge_and_recovers_what_was_plante
     r = recovery({n: pd.read_csv(out / "tables" / f"{n}.csv") for n in written}, rows)
     assert len(r) >= 100 and set(r["table"]) >= {"table_a9", "table_a11", "figure_3"}
     assert r["covered"].mean() >= 0.9, r.loc[~r["covered"]].to_string()
-    per_table = r.groupby("table")["covered"].mean()
-    assert (per_table >= 0.6).all(), per_table.to_string()
+    # a table is held to its planted values where its intervals can tell (narrower than 50
+    # points, at least 3 cells): the default TRACE sample is 2 pairs per split, whose 4 verdicts
+    # cover or miss a planted 82% by the luck of the draw
+    told = r[(r["high"] - r["low"]) < 50]
+    per_table = told.groupby("table")["covered"].agg(["mean", "size"])
+    per_table = per_table[per_table["size"] >= 3]
+    assert len(per_table) >= 10 and (per_table["mean"] >= 0.6).all(), per_table.to_string()
