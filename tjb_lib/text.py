@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 #: the month names as one alternation (English dates in HotpotQA and FinQA text)
@@ -75,3 +76,9 @@ def pronoun_led(sentence: str) -> bool:
     return bool(m) and not (m.group(0)[0].isupper() and " " in m.group(0)
                             and re.search(r"(?<!^)\b[A-Z]", m.group(0).rsplit(" ", 1)[0])
                             and re.search(r" (?:he|she|it|they)$", m.group(0)))
+
+
+def folded(text: str) -> str:
+    """``text`` without its accents ("Benìtez" -> "Benitez"), so that two spellings of a name
+    compare alike."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 import re
-import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -35,7 +34,7 @@ from tjb_lib.pairs.execute import failing_mutant, run_tests
 from tjb_lib.pairs.render import MECHANICAL_CUES, Candidate, render
 from tjb_lib.pairs.standalone import PERSON_NOTE, short_name
 from tjb_lib.records import Pair
-from tjb_lib.text import MONTHS, YEAR
+from tjb_lib.text import MONTHS, YEAR, folded
 
 SPLIT = "conflict"
 PER_DOMAIN = 50
@@ -62,8 +61,7 @@ _NAME_JOINERS = frozenset("of the and de del della da do dos du la le van von de
 
 def _norm(text: str) -> str:
     """Lower-case words, accents and marks off ("ibnʿArabī" and "Ibn Arabi" alike)."""
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    return " ".join(re.findall(r"[a-z0-9]+", folded(text).lower()))
 
 
 def entity_kind(first_sentence: str) -> str | None:

@@ -12,13 +12,12 @@ every other sentence word for word.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from tjb_lib.data import HotpotItem
 from tjb_lib.pairs import capitals
 from tjb_lib.pairs.phrasing import mutual, repaired_source, without_asides
 from tjb_lib.pairs.standalone import VERB, entity_of, pieces, short_name
-from tjb_lib.text import MONTHS, YEAR, words
+from tjb_lib.text import MONTHS, YEAR, folded, words
 from tjb_lib.text import sentences as split_sentences
 
 _STOP = frozenset("""a an and the of in on at to for by with from as is was were are be been
@@ -530,11 +529,6 @@ def _idle_aside(sentence: str, item: HotpotItem) -> tuple[int, int] | None:
         if not (content_words(folded(m.group(1))) & link) - content_words(rest) and not re.search(r"\d", m.group(1)):
             return m.start(), end
     return None
-
-
-def folded(text: str) -> str:
-    """``text`` without its accents ("Benìtez" -> "Benitez")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def tidied(sentence: str) -> str:
