@@ -569,11 +569,14 @@ def with_the(label: str) -> str:
     value ... at December 31, 2007 from ..."): blind readers stopped at bare labels ("Dividing
     large utilities in 2001 by ..."), and at a name in a period used as the figure ("JP Morgan
     Chase in 2014 does not exceed KBW Bank Index in 2014"): that is "the JP Morgan Chase
-    figure in 2014". Any other name or a bare figure as it is."""
-    if _COMMON_LABEL.match(label) or _INDEX_NAME.match(label):
+    figure in 2014"; an index opens on its article ("the S&P 500 Index at 12/14"). Any other
+    name or a bare figure as it is."""
+    if _COMMON_LABEL.match(label):
         return f"the {label}"
     m = _NAME_IN_PERIOD.fullmatch(label)
-    return f"the {m.group('name')} figure {m.group('period')}" if m else label
+    if m:
+        return f"the {m.group('name')} figure {m.group('period')}"
+    return indexed(label)                             # "the S&P 500 Index at 12/14"
 
 
 def _label(o: Operand) -> str:
