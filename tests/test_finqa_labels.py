@@ -50,12 +50,12 @@ def test_an_index_return_reads_as_the_move_of_the_index():
     text = " ".join(finqa_candidate(cdns).reasoning)
     # where the gain is shown, the return follows from it: where the index stands is not said
     # again ("LKQ Corporation stood at 204 ... stood at 204")
-    said = ("Nasdaq Composite stood at 165.84 on 12/29/2018 against its base of 100, a gain of "
+    said = ("On a base of 100, the Nasdaq Composite stood at 165.84 on 12/29/2018, a gain of "
             "165.84 - 100 = 65.84.", "That gain of 65.84 is a return of 65.84 / 100 = 65.84%.")
     assert all(s in text for s in said) and text.count("165.84") == 2
     skipped = " ".join(finqa_candidate(cdns, omit={2}).reasoning)      # the gain left out
-    assert "Nasdaq Composite stood at 165.84 on 12/29/2018 against its base of 100, a gain of " \
-        "65.84: a return of 65.84 / 100 = 65.84%." in skipped and "165.84 - 100" not in skipped
+    assert "Against its base of 100, the Nasdaq Composite stood at 165.84 on 12/29/2018, a gain " \
+        "of 65.84: a return of 65.84 / 100 = 65.84%." in skipped and "165.84 - 100" not in skipped
     assert index_template(text) == []
     assert index_template("In percent, the gain in Nasdaq Composite on its base of 100 (65.84) "
                           "is a return of 65.84 / 100 = 65.84%.")

@@ -145,7 +145,7 @@ def test_a_return_on_a_base_of_100_reads_as_one_and_a_skipped_step_shows_as_skip
     full = finqa_candidate(lkq).reasoning
     assert all(not finqa_rules.bare_base(s) and not finqa_rules.templated(s) for s in full)
     assert "base of 100" in full[0] and "gain of 204 - 100 = 104" in full[0]
-    assert "the return on S&P 500 Index (78%)" in full[-1]
+    assert "the return on the S&P 500 Index (78%)" in full[-1]
     short = finqa_candidate(lkq, omit={2}).reasoning
     assert len(short) == 4 and "S&P 500 Index" in short[2]          # the skipped step's figures,
     assert "178" in short[2] and "78 / 100 = 78%" in short[2]       # underived, none nested

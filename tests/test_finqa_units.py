@@ -87,8 +87,8 @@ def test_a_negative_used_as_a_negative_says_so():
     bad = "Adding granted shares and vested shares gives 203 + (-379) = -176."
     assert fu.sign_dropped(bad, lines) == ["379"]
     noted = fu.sign_noted(bad, lines)
-    assert noted.endswith("= -176, counting the (379) the filing shows in parentheses as "
-                          "-379.") and not fu.sign_dropped(noted, lines)
+    assert noted.endswith("= -176, with the filing's (379) as a negative.") \
+        and not fu.sign_dropped(noted, lines) and not fu.sign_template(noted)
 
 
 def test_a_parenthesised_figure_subtracted_by_its_size_takes_no_note():
@@ -103,8 +103,9 @@ def test_the_tacked_on_parentheses_template_is_a_rule():
     assert fu.sign_template(old)
     assert fu.sign_template("= 9.4; in the filing, (5.2) is shown in parentheses, and as an "
                             "amount it is 5.2.")
-    assert not fu.sign_template("1277 + (-466) = 811, counting the (466) the filing shows in "
-                                "parentheses as -466.")
+    assert fu.sign_template("1277 + (-466) = 811, counting the (466) the filing shows in "
+                            "parentheses as -466.")          # the 7 December readers' template
+    assert not fu.sign_template("1277 + (-466) = 811, with the filing's (466) as a negative.")
 
 
 @pytest.mark.parametrize("item_id, bad, good", [
@@ -153,7 +154,7 @@ def test_a_period_is_named_by_years_alone():
 def test_a_subtraction_names_its_shared_label_once():
     item = _items()["OKE/2008/page_86.pdf-2"]              # the subtraction left out
     skipped = " ".join(finqa_candidate(item, omit={0}).reasoning)
-    assert "December 31, 2008 and at December 31, 2007 is 233629," in skipped \
+    assert "December 31, 2008 and at December 31, 2007 is 233,629," in skipped \
         and not fu.label_soup(skipped)
 
 
@@ -178,13 +179,13 @@ def test_a_negative_added_back_says_so():
     assert fu.sign_dropped(bad, lines) == ["21"]
     assert not fu.sign_dropped(fu.sign_noted(bad, lines), lines)
     reasoning, evidence = _said("PPG/2008/page_52.pdf-1")[1:]
-    assert reasoning.endswith("= 120, or $120 million, counting the (21) the filing shows in "
-                              "parentheses as 21.")
+    assert reasoning.endswith("= 120, or $120 million, with the filing's (21) added without "
+                              "its sign.")
     assert not fu.sign_dropped(reasoning, evidence) and not fu.machinery_named(reasoning)
     two = fu.sign_noted("Together they come to 5536 + 38519 = 44055.",
                         ["Current liabilities were (5,536).", "Other liabilities were (38,519)."])
-    assert two.endswith("= 44055, counting the (5,536) and (38,519) the filing shows in "
-                        "parentheses as 5536 and 38519.")
+    assert two.endswith("= 44055, with the filing's (5,536) and (38,519) added without their "
+                        "signs.")
 
 
 @pytest.mark.parametrize("split", ["mechanical_finqa", "moderate_finqa", "conflict"])
@@ -268,5 +269,50 @@ def test_a_label_reads_as_a_noun_with_its_article():
     assert with_the("net fair value at December 31, 2007") == \
         "the net fair value at December 31, 2007"
     assert with_the("2016 benefit payments") == "the 2016 benefit payments"
-    assert with_the("S&P 500 Index at 12/14") == "S&P 500 Index at 12/14"
+    assert with_the("S&P 500 Index at 12/14") == "the S&P 500 Index at 12/14"    # an index
+    assert with_the("ETRADE Financial Corporation at 12/14") == \
+        "ETRADE Financial Corporation at 12/14"                                  # a company
     assert with_the("the total") == "the total" and with_the("237") == "237"
+
+
+@pytest.mark.parametrize("rule, bad, good", [
+    (fu.index_unnamed, "On a base of 100 in 2007, S&P 500 Index stood at 109 in 2012.",
+     "On a base of 100 in 2007, the S&P 500 Index stood at 109 in 2012."),
+    (fu.index_unnamed, "Between 2011 and 2012, S&P 500 Index moved from 94 to 109: 109 - 94 = 15.",
+     "Between 2011 and 2012, the S&P 500 Index moved from 94 to 109: 109 - 94 = 15."),
+    (fu.comma_qualifier, "Losses on undesignated foreign exchange derivatives, net went from 3",
+     "Net losses on undesignated foreign exchange derivatives went from 3"),
+    (fu.comma_qualifier, "Fair value, per share went from $11.75 in 2014",
+     "Adding the state taxes, net of federal benefit in 2017 and 2016 gives 2.1 + 3.7 = 5.8."),
+    (fu.bare_count, "Averaged over 5, the payments volume comes to 637 / 5 = 127.40.",
+     "Averaged over the 3 years, that is 327 / 3 = 109."),
+    (fu.fall_reached, "From $4,458.3 in 2017, inventories reached $4,111.8 in 2018: "
+                      "4111.8 - 4458.3 = -346.5.",
+     "From $9.2 in 2011, impairment reached $19.8 in 2012: 19.8 - 9.2 = 10.6."),
+    (fu.date_before_qualifier, "Subtracting the liability as of December 31, 2004 of employee "
+                               "separations from",
+     "Subtracting the liability of employee separations as of December 31, 2004 from"),
+    (fu.long_bare_figure, "As a share of the 2013 level, the change in total assets of -55267 "
+                          "from 2013 to 2014 is -55267 / 911507 = -6.1%.",
+     "As a share of the 2013 level, the change in total assets of -55,267 from 2013 to 2014 is "
+     "-55267 / 911507 = -6.1%."),
+])
+def test_what_the_readers_of_7_december_stopped_at_is_a_rule(rule, bad, good):
+    assert rule(bad) and not rule(good)
+
+
+@pytest.mark.parametrize("item_id, bad, good", [
+    ("VNO/2012/page_84.pdf-2", "100 in 2007, S&P 500 Index", "the S&P 500 Index stood at 109"),
+    ("BDX/2018/page_106.pdf-2", "derivatives, net", "Net losses on undesignated foreign exchange "
+                                                    "derivatives went from 3 in 2016"),
+    ("AMT/2006/page_113.pdf-3", "2004 of employee", "the liability of employee separations as "
+                                                    "of December 31, 2004"),
+    ("BKR/2017/page_56.pdf-3", "shows in parentheses", "with the filing's (515) as a negative."),
+    ("V/2008/page_17.pdf-1", "Averaged over 5,", "the total transactions of American Express (5)"),
+])
+def test_the_builder_writes_what_the_readers_of_7_december_read(item_id, bad, good):
+    reasoning = _said(item_id)[1]
+    assert bad not in reasoning and good in reasoning, reasoning
+    assert not (fu.index_unnamed(reasoning) or fu.comma_qualifier(reasoning)
+                or fu.bare_count(reasoning) or fu.date_before_qualifier(reasoning)
+                or fu.sign_template(reasoning))

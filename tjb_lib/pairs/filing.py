@@ -242,7 +242,14 @@ def column_of(row: str, col: str) -> str:
         return f"{col} {row}"
     if place or col[:1].isupper():                    # a segment or a name: the row's part
         return f"{row} for {'the ' if col.startswith('United') else ''}{col}"
+    dated = _DATED_COLUMN.fullmatch(col)              # "the liability of employee separations
+    if dated:                                         # as of December 31, 2004", the date last
+        return f"the {dated.group(1)} of {row} {dated.group(2)}"
     return f"the {col} of {row}"
+
+
+#: a column that is a measure on a date ("liability as of December 31, 2004")
+_DATED_COLUMN = re.compile(r"(.+?) ((?:as of|as at|at) [A-Z][a-z]+ \d{1,2},? (?:19|20)\d\d)")
 
 
 def period_years(period: str | None) -> set[int]:
@@ -625,11 +632,25 @@ _HEADING_TAIL = re.compile(r"\s+—\s+[^—]+$|\s+(?:incurred\s+)?during the per
 _AT_SPAN = re.compile(r"\bat ([A-Z][a-z]+ \d{1,2}) through\b")
 
 
+#: a table's qualifier after a comma, which inside a sentence splits the clause ("Losses on
+#: undesignated foreign exchange derivatives, net went from ...", "Fair value, per share")
+_NET_TAIL = re.compile(r"^(?P<head>[A-Za-z][^,]*), net$")
+_COMMA_QUALIFIER = re.compile(r", (?=(?:per share|per unit|including|excluding)\b)")
+
+
 def plain_label(text: str) -> str:
     """A label as a noun phrase ("development costs", "reserve for losses", "shares
-    repurchased from December 1 through December 31"), never with the heading's qualifier,
-    "during the period" or "these programs", which no sentence of the reasoning explains."""
-    return _AT_SPAN.sub(r"from \1 through", _HEADING_TAIL.sub("", text))
+    repurchased from December 1 through December 31", "net losses on undesignated foreign
+    exchange derivatives", "fair value per share"), never with the heading's qualifier,
+    "during the period" or "these programs", which no sentence of the reasoning explains,
+    nor with a comma before its own qualifier."""
+    text = _AT_SPAN.sub(r"from \1 through", _HEADING_TAIL.sub("", text))
+    net = _NET_TAIL.fullmatch(text)
+    if net:
+        head = net.group("head")
+        text = f"Net {head[:1].lower()}{head[1:]}" if re.match(r"[A-Z][a-z]", head) \
+            else f"net {head}"
+    return _COMMA_QUALIFIER.sub(" ", text)
 
 
 def label_case(text: str) -> str:

@@ -61,6 +61,8 @@ from tjb_lib.pairs.finqa_units import (base_said_again, dangling_step, heading_a
 from tjb_lib.pairs.finqa_units import (count_unnamed, doubled_at, entity_as_measure, scale_lament, sign_dropped,
                                        sign_template, source_glitches, bare_label, stacked_clause, state_as_noun,
                                        unit_missing, unscaled_lines, vocabulary)
+from tjb_lib.pairs.finqa_units import (bare_count, comma_qualifier, date_before_qualifier,
+                                       fall_reached, index_unnamed, long_bare_figure)
 from tjb_lib.pairs.finqa_units import label_soup as soup_in_sentence
 from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
 from tjb_lib.records import Pair
@@ -83,7 +85,7 @@ _BARE_BASE = re.compile(r"(?:\s-\s100(?:\.0+)?\s=)")
 _TWO_PERIODS = re.compile(r"\b(?:at|in|as of) (?:[A-Z][a-z]+ \d{1,2}, )?(?:19|20)\d\d "
                           r"(?:at|in|as of) (?:[A-Z][a-z]+ \d{1,2}, )?(?:19|20)\d\d\b")
 _COMPUTED = re.compile(r"\b(?:as a share of|as a percentage|less|plus|divided by|times|"
-                       r"multiplied by|averaged over)\b")
+                       r"multiplied by|averaged? over)\b")
 _UNIT_NOTE = re.compile(r"\(\s*(?:\$\s*)?in (?:millions|thousands|billions)[^)]*\)", re.I)
 _VALUE = r"-?[\d.,]*\d%?"
 _NESTED = re.compile(rf"\b(?:difference|sum|total|ratio|product|percentage|average|result|"
@@ -403,7 +405,15 @@ def pair_problems(p: Pair) -> list[str]:
                              years_come_to(reasoning)),
                             ("the measure said twice around a share", share_said_twice(reasoning)),
                             ("a name in a period used as the figure", name_as_figure(reasoning)),
-                            ("money per share with a trailing zero", per_share_zero(answer))):
+                            ("money per share with a trailing zero", per_share_zero(answer)),
+                            ("an index without its article", index_unnamed(reasoning)),
+                            ("a label's qualifier after a comma", comma_qualifier(reasoning)),
+                            ("an average over a bare count", bare_count(reasoning)),
+                            ("a fall said as 'reached'", fall_reached(reasoning)),
+                            ("a date before the row it qualifies",
+                             date_before_qualifier(reasoning)),
+                            ("a long figure without separators in prose",
+                             long_bare_figure(reasoning))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
         if base_unshown(reasoning, part["evidence"]):
             out.append(f"a base of 100 the evidence never gives ({side})")

@@ -38,7 +38,8 @@ _COMPARED = re.compile(r"\bCompared with [^,]{3,80}, the (?:change|difference)\b
 _TICKER = re.compile(r"\bFor [^,.]{2,60}, the (?:gain|loss) of\b")
 _MID_THE = re.compile(r"(?<=[a-z0-9,] )The\b")
 _NEGATIVE = re.compile(r"\$?\((\d[\d,]*(?:\.\d+)?)\)")
-_SIGN_WORD = re.compile(r"\b(?:negative|outflow|parentheses|brackets|sign|deduct|back)\b", re.I)
+_SIGN_WORD = re.compile(r"\b(?:negatives?|outflow|parentheses|brackets|signs?|deduct|back)\b",
+                        re.I)
 
 
 def unit_missing(question: str, answer: str, evidence: list[str]) -> list[str]:
@@ -123,23 +124,26 @@ def period_label(text: str) -> str:
 
 #: how the clause on parenthesised figures opens, in its step's own sentence (a sentence of its
 #: own reads as one side's extra where the other side leaves the step out)
-SIGN_NOTE = ", counting the "
+SIGN_NOTE = ", with the filing's "
 
 
 def sign_noted(sentence: str, evidence: list[str]) -> str:
     """A step that adds a figure the evidence prints in parentheses, or uses it as a negative,
-    with one natural clause on its sign ("... = -176, counting the (379) the filing shows in
-    parentheses as -379."). A figure subtracted by its size needs none (its label says what it
-    is), and none gets the tacked-on template readers stopped at ("in the filing, (19.8) is
-    shown in parentheses, and as an amount it is 19.8")."""
+    with one short clause on its sign ("... = -176, with the filing's (379) as a negative.",
+    "... = 120, with the filing's (21) added without its sign."). A figure subtracted by its
+    size needs none (its label says what it is), and none gets the templates readers stopped
+    at ("in the filing, (19.8) is shown in parentheses, and as an amount it is 19.8",
+    "counting the (515) the filing shows in parentheses as -515")."""
     shown = sign_dropped(sentence, evidence)
     if not shown:
         return sentence
-    values = " and ".join(("-" if sign_use(x, sentence) == "negative" else "") + x.replace(",", "")
-                          for x in shown)
-    said = " and ".join(f"({x})" for x in shown)
-    return f"{sentence.removesuffix('.')}{SIGN_NOTE}{said} the filing shows in parentheses " \
-        f"as {values}."
+    negative = [f"({x})" for x in shown if sign_use(x, sentence) == "negative"]
+    added = [f"({x})" for x in shown if sign_use(x, sentence) != "negative"]
+    said = [f"{' and '.join(negative)} as {'negatives' if len(negative) > 1 else 'a negative'}"
+            ] if negative else []
+    said += [f"{' and '.join(added)} added without {'their signs' if len(added) > 1 else 'its sign'}"
+             ] if added else []
+    return f"{sentence.removesuffix('.')}{SIGN_NOTE}{' and '.join(said)}."
 
 
 def sign_use(printed: str, reasoning: str) -> str | None:
@@ -245,7 +249,8 @@ def sign_dropped(reasoning: str, evidence: list[str]) -> list[str]:
 
 
 _SIGN_TEMPLATE = re.compile(r"\b(?:is|are) shown in parentheses, and as (?:an? )?"
-                            r"(?:amount|negative)s? (?:it is|they are)\b")
+                            r"(?:amount|negative)s? (?:it is|they are)\b"
+                            r"|\bthe filing shows in parentheses as\b")
 
 
 _BARE_LABEL = re.compile(r"\b(?:Taking|Dividing|Subtracting|Multiplying) (?!(?:the|a|an|its|their|"
@@ -260,7 +265,8 @@ def bare_label(reasoning: str) -> list[str]:
 
 def sign_template(reasoning: str) -> list[str]:
     """The tacked-on note on parenthesised figures readers called a template ("in the filing,
-    (19.8) and (9.2) are shown in parentheses, and as amounts they are 19.8 and 9.2")."""
+    (19.8) and (9.2) are shown in parentheses, and as amounts they are 19.8 and 9.2",
+    "counting the (515) the filing shows in parentheses as -515")."""
     return [m.group(0) for m in _SIGN_TEMPLATE.finditer(reasoning)]
 
 
@@ -351,3 +357,54 @@ def heading_as_noun(reasoning: str) -> list[str]:
     long-term"), "during the period", "these programs" the line never names, "at December 1
     through December 31", "due thereafter"."""
     return [m.group(0).strip() for m in _HEADING_LABEL.finditer(reasoning)]
+
+
+# What the strict readers of 7 December stopped at, each a budget-0 rule.
+_INDEX_BARE = re.compile(r"(?<![Tt]he )(?<![\w&])(?:S&P|Nasdaq|NASDAQ|Dow Jones|NYSE|Russell|KBW|"
+                         r"NAREIT)\b[\w&.' -]*?(?= (?:stood|was|moved|reached|went|fell|is|at|in|"
+                         r"on|less|by|to|from)\b)")
+_COMMA_NET = re.compile(r"\b[a-z]+, (?:net|per share|per unit)\b(?! of)")
+_BARE_COUNT = re.compile(r"\b[Aa]verage(?:d)? over \d+(?:\.\d+)?\b(?! (?:years|quarters|months)\b)")
+_REACHED_FALL = re.compile(r"\breached \$?[\d,.]+[^.:;]*: -?[\d.]+ - [\d.]+ = -[\d.]")
+_DATE_THEN_OF = re.compile(r"\b(?:as of|at) [A-Z][a-z]+ \d{1,2}, (?:19|20)\d\d of [a-z]")
+_LONG_FIGURE = re.compile(r"(?<![\d,.])-?\d{5,}(?:\.\d+)?(?![\d,])")
+
+
+def index_unnamed(reasoning: str) -> list[str]:
+    """A market index used as a sentence's noun without its article ("S&P 500 Index was at
+    180.75", "Between 2011 and 2012, S&P 500 Index moved")."""
+    return [m.group(0) for m in _INDEX_BARE.finditer(reasoning)]
+
+
+def comma_qualifier(reasoning: str) -> list[str]:
+    """A table label's qualifier after a comma left inside a sentence ("Losses on ...
+    derivatives, net went from", "Fair value, per share went from")."""
+    return _COMMA_NET.findall(reasoning)
+
+
+def bare_count(reasoning: str) -> list[str]:
+    """An average over a count that does not say what it counts ("Averaged over 5")."""
+    return _BARE_COUNT.findall(reasoning)
+
+
+def fall_reached(reasoning: str) -> list[str]:
+    """A fall said as "reached" ("inventories reached $4,111.8 in 2018: 4111.8 - 4458.3 =
+    -346.5")."""
+    return [m.group(0) for m in _REACHED_FALL.finditer(reasoning)]
+
+
+def date_before_qualifier(reasoning: str) -> list[str]:
+    """A column's date set between its measure and what the row names ("the liability as of
+    December 31, 2004 of employee separations")."""
+    return _DATE_THEN_OF.findall(reasoning)
+
+
+def long_bare_figure(reasoning: str) -> list[str]:
+    """A figure of five digits or more stated in the prose without thousands separators
+    ("the change in total assets of -55267"); an equation's operands and result stay plain."""
+    found = []
+    for m in _LONG_FIGURE.finditer(reasoning):
+        before, after = reasoning[max(0, m.start() - 3):m.start()], reasoning[m.end():m.end() + 3]
+        if not (re.search(r"[=+×/^-] ?$|\($", before) or re.match(r" ?[=+×/^-] |\)", after)):
+            found.append(m.group(0))
+    return found

@@ -29,19 +29,20 @@ from tjb_lib.pairs.filing_prose import be, name_case
 # word of its own, not on {x} (an earlier result, "the difference (94)"), so that a sentence
 # never opens on a figure or a bare result; none opens on the base it divides by or on a unit
 # ("Of total revised, ...", "In full, ..."). Each says the operation in plain words.
-# A change of one measure between two periods: {m} measure, {a}/{pa} and {b}/{pb} the figures
-# and their periods.
+# A change of one measure between two periods: {m} measure ({mt} as a sentence's subject:
+# "The fair value per share went from ...", never "Fair value per share went"), {a}/{pa} and
+# {b}/{pb} the figures and their periods.
 CHANGE = (
-    "{m} went from {b} {pb} to {a} {pa}, a change of {eq}.",
-    "{m} {be} {a} {pa} and {b} {pb}, so {eq}.",
-    "Between {bare_b} and {bare_a}, {m} moved from {b} to {a}: {eq}.",
-    "From {b} {pb}, {m} reached {a} {pa}: {eq}.",
+    "{mt} went from {b} {pb} to {a} {pa}, a change of {eq}.",
+    "{mt} {be} {a} {pa} and {b} {pb}, so {eq}.",
+    "Between {bare_b} and {bare_a}, {mt} moved from {b} to {a}: {eq}.",
+    "From {b} {pb}, {mt} {reached} {a} {pa}: {eq}.",
     "The change in {m} from {bare_b} to {bare_a} is {eq}.",
 )
 # The same where the program takes the later period from the earlier one.
 CHANGE_BACK = (
-    "{m} {be} {a} {pa} and {b} {pb}, a difference of {eq}.",
-    "Comparing {bare_a} with {bare_b}, {m} {be} {a} against {b}: {eq}.",
+    "{mt} {be} {a} {pa} and {b} {pb}, a difference of {eq}.",
+    "Comparing {bare_a} with {bare_b}, {mt} {be} {a} against {b}: {eq}.",
     "The difference in {m} between {bare_a} and {bare_b} is {eq}.",
 )
 SUBTRACT = (
@@ -106,9 +107,9 @@ SHARE_OF_CHANGE = tuple(t for t in SHARE if not t.startswith("Dividing"))
 SHARE_IN_PERIOD = SHARE + ("{period}, {part} {be_part} {eq} of {whole}.",)
 # Division by a small count: an average.
 AVERAGE = (
-    "Averaged over {n}, {x} come{v} to {eq}.",
+    "Averaged over {over}, {x} come{v} to {eq}.",
     "Dividing {x} by {n} gives the average, {eq}.",
-    "{x} averaged over {n} {is_x} {eq}.",
+    "{x} averaged over {over} {is_x} {eq}.",
 )
 # Division by 100 (or multiplication by 100) that prints a percentage.
 PERCENT = (
@@ -408,11 +409,11 @@ def noun(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
         return f"the {gl} in {about}" if about else f"the {gl} on a base of 100"
     if pool is BASE_PERCENT:
         return f"the return on {named(about)}" if about else "the return"
-    if pool is GROWTH:
-        return f"the growth in {about}" if about else "the growth"
+    if pool is GROWTH:                              # "the change in the S&P 500 Index"
+        return f"the growth in {indexed(about)}" if about else "the growth"
     if op in ("minus", "subtract"):                 # an earlier period less a later one is a
         head = "difference" if pool is CHANGE_BACK else "change"       # difference, no change
-        return f"the {head} in {about}" if about else "the difference"
+        return f"the {head} in {indexed(about)}" if about else "the difference"
     if op == "add":
         return f"the combined {about}" if about else "the total"
     a, b = operands(k, steps, figs)
@@ -542,7 +543,7 @@ def _phrase(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure],
     if o.step is not None:
         said = name(o.step, steps, figs)        # "the total in 2008 (505519)"; a description
         described = said == _described(o.step, steps, figs)       # sets its value off by commas
-        return f"{said}, {o.text}," if described else f"{said} ({o.text})"
+        return f"{said}, {grouped(o.text)}," if described else f"{said} ({o.text})"
     return with_the(_label(o))
 
 
@@ -568,11 +569,14 @@ def with_the(label: str) -> str:
     value ... at December 31, 2007 from ..."): blind readers stopped at bare labels ("Dividing
     large utilities in 2001 by ..."), and at a name in a period used as the figure ("JP Morgan
     Chase in 2014 does not exceed KBW Bank Index in 2014"): that is "the JP Morgan Chase
-    figure in 2014". Any other name or a bare figure as it is."""
+    figure in 2014"; an index opens on its article ("the S&P 500 Index at 12/14"). Any other
+    name or a bare figure as it is."""
     if _COMMON_LABEL.match(label):
         return f"the {label}"
     m = _NAME_IN_PERIOD.fullmatch(label)
-    return f"the {m.group('name')} figure {m.group('period')}" if m else label
+    if m:
+        return f"the {m.group('name')} figure {m.group('period')}"
+    return indexed(label)                             # "the S&P 500 Index at 12/14"
 
 
 def _label(o: Operand) -> str:
@@ -637,15 +641,40 @@ def _addends(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> list[s
                                                                # sum of" for the whole list
 
 
+#: a market index or a peer group, which a sentence names with "the" ("the S&P 500 Index",
+#: "the Nasdaq Composite"), unlike a company ("LKQ Corporation stood at 204")
+_INDEX_NAME = re.compile(r"(?:S&P|Standard & Poor'?s|Nasdaq|NASDAQ|Dow Jones|NYSE|Russell|KBW|"
+                         r"NAREIT|FTSE|MSCI|AMEX|PHLX)\b|(?:[A-Z][\w&.'-]* )+(?:Index|Composite|"
+                         r"Average|Peer Group)\b")
+
+
+def indexed(label: str) -> str:
+    """A label that opens on an index's name with its article: blind readers stopped at "S&P
+    500 Index was at 180.75" and "Between 2011 and 2012, S&P 500 Index moved"."""
+    return f"the {label}" if _INDEX_NAME.match(label) and not re.match(r"the\b", label, re.I) \
+        else label
+
+
+def subject(measure: str) -> str:
+    """A measure as the subject of a sentence on its figures: a singular common noun with its
+    article ("the fair value per share went from $11.75"), a plural or a name as it is
+    ("cabinets were", "LKQ Corporation stood at"), an index with its own ("the S&P 500")."""
+    if _COMMON_LABEL.match(measure) and be(measure) == "was":
+        return f"the {measure}"
+    return indexed(measure)
+
+
 def named(series: str | None) -> str | None:
     """The series of an index table (a company or an index) as the name the table prints it
-    by: "Masco", not "masco" (which other filings use as a word, so ``mid`` lowers it)."""
-    return series[:1].upper() + series[1:] if series else series
+    by: "Masco", not "masco" (which other filings use as a word, so ``mid`` lowers it); an
+    index with its article ("the S&P 500 Index")."""
+    return indexed(series[:1].upper() + series[1:]) if series else series
 
 
 def amount(o: Operand) -> str:
     """A figure as the words around an equation state it: with the "$", the "%", the thousands
     separators and the scale its line or table gives ("$26,410 thousand", "1.5 million"),
+    a count of five digits or more grouped ("from 5,540,000 to 6,535,365"),
     so that no figure of the working reads without its unit; the operand as printed where it
     has none."""
     f, text = o.figure, o.text
@@ -654,11 +683,18 @@ def amount(o: Operand) -> str:
     m = re.fullmatch(r"(-?)\$?(\d+)(\.\d+)?", text)
     if m and f.unit == "$":
         text = f"{m.group(1)}${int(m.group(2)):,}{m.group(3) or ''}"
-    elif m and f.scale and len(m.group(2)) > 3:
+    elif m and (f.scale and len(m.group(2)) > 3 or len(m.group(2)) > 4):
         text = f"{m.group(1)}{int(m.group(2)):,}{m.group(3) or ''}"
     elif m and f.unit == "%":
         return f"{text}%"                             # "from 2.36% in 2017", never "2.36"
     return f"{text} {f.scale}" if f.scale and m else text
+
+
+def grouped(text: str) -> str:
+    """A bare figure of five digits or more with its thousands separators, as prose states
+    it ("-55,267"); any other text as it is (an equation keeps its plain operands)."""
+    m = re.fullmatch(r"(-?)(\d{5,})(\.\d+)?", text.strip())
+    return f"{m.group(1)}{int(m.group(2)):,}{m.group(3) or ''}" if m else text
 
 
 def on_date(period: str) -> str:
@@ -778,6 +814,7 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
     a, b = operands(k, steps, figs)
     op = op_name(steps[k])
     pool = _pool(k, steps, a, b, figs)
+    shown = grouped(shown)                           # "of -55,267", never "of -55267"
     pick = (draw * 7) % 1                            # apart from the draw's pick of the pool
     if pool is BASE:
         m, pa = what(a.figure)
@@ -790,6 +827,7 @@ def derived(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure], shown: str
                 f"{a.text.lstrip('-')} on its base of 100,")
     if _change(a, b) and op in ("minus", "subtract", "add"):
         (m, pa), (_, pb) = what(a.figure), what(b.figure)
+        m = indexed(m)
         years = re.fullmatch(r"(?:19|20)\d\d", pa) and re.fullmatch(r"(?:19|20)\d\d", pb)
         pa, pb = (when(p).split(" ", 1)[1] for p in (pa, pb))    # "year ended ...", not "Year"
         if op == "add":
@@ -828,6 +866,11 @@ def index_move(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], eq: str
     if a.step not in omitted:
         return [f"That {gl} of {size} is a return of {eq}.",       # the series was just named
                 f"The {gl} of {size} is a return of {eq}."]      # the base said once
+    if series.startswith("the "):                    # an index opens no skip's sentence
+        return [f"Against its base of 100, {series} stood at {level.text}{at}, a {gl} of "
+                f"{size}: a return of {eq}.",
+                f"On a base of 100, {series} was at {level.text}{at}, a {gl} of {size}, which "
+                f"is a return of {eq}."]
     return [f"{series} stood at {level.text}{at} against its base of 100, a {gl} of {size}: a "
             f"return of {eq}.",
             f"{series} was at {level.text}{at}, a {gl} of {size} on its base of 100, which "
@@ -879,7 +922,8 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
         pool = RUNNING
     plural = be(x) == "were"                        # "finished products ... are"
     unit = scaled(i, steps, figs) or ("", "")
-    names = {"x": x, "y": y, "n": b.text, "scale": unit[0], "unit": unit[1],
+    names = {"x": x, "y": y, "n": b.text, "over": over(a, b, steps, figs),
+             "scale": unit[0], "unit": unit[1],
              "word": re.sub(r"^in |s$", "", unit[1]),
              "is_x": "are" if plural else "is", "be_x": "were" if plural else "was", "v": "" if plural else "s",
              "does": "do" if plural else "does",
@@ -904,7 +948,8 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
                 and "point" not in names["eq"]:
             names["eq"] += " percentage points"     # a change of two rates, not a rate
         names.update(a=amount(a), b=amount(b),           # "$26,410 thousand", "1.5 million"
-                     m=m or "", pa=when(pa or ""), pb=when(pb or ""), be=be(m or ""),
+                     reached="fell to" if steps[i].res.strip().startswith("-") else "reached",
+                     m=indexed(m or ""), mt=subject(m or ""), pa=when(pa or ""), pb=when(pb or ""), be=be(m or ""),
                      the_m=with_the(m or ""),      # "Together, the service cost in ..."
                      bare_a=when(pa or "").split(" ", 1)[-1],      # "year ended ...", not
                      bare_b=when(pb or "").split(" ", 1)[-1])      # "Year ended ..."
@@ -912,6 +957,8 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
         names["y"] = level(a, b, steps, figs) or y    # ("As a share of X in 2009, the change
                                                       # in X ...")
     texts = [re.sub(r",(?=[.,:])", "", t.format(**names)) for t in pool]   # "..., 327." ends
+    if pool is BASE:                                  # "On a base of 100, the S&P 500 Index
+        texts = [t for t in texts if not t.startswith("the ")] or texts      # stood at"
     two = (None if pool is RUNNING else onto_total(steps[i], x, y, names["eq"])) \
         or both_shown(i, steps, x, y, names["eq"], omitted) \
         or two_clauses(pool, x, names, draw, a.step is not None and a.step == _before(i, omitted)) \
@@ -942,6 +989,22 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
             and pronoun_led(text[0].upper() + text[1:]):
         text = text.removeprefix("the ")   # "Intangible assets were ...", never "Euro in 2017"
     return text[0].upper() + text[1:]
+
+
+def over(a: Operand, b: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
+    """What an average divides by, as a count of what it counts: "3 years" where the total
+    sums that many years, or the figure a line gives it by where the program writes it as a
+    constant ("the total transactions of American Express (5)"), never a bare "Averaged over
+    3"; the count as printed otherwise."""
+    if b.figure is not None or b.step is not None:
+        return b.text
+    years = _periods(a, steps, figs)
+    if years and all(re.fullmatch(r"(?:19|20)\d\d", y) for y in years) \
+            and str(len(years)) == b.text.strip():
+        return f"the {b.text.strip()} years"
+    said = next((f.label() for f in figs if f is not a.figure and _number(b.text) == f.number
+                 and f.label()), None)
+    return f"{with_the(said)} ({b.text})" if said else b.text
 
 
 def level(a: Operand, b: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str | None:
@@ -988,8 +1051,9 @@ def both_shown(i: int, steps: tuple[FinQAStep, ...], x: str, y: str, eq: str,
     return f"So the {head} is {eq}."             # "The difference is": a bare description
 #: a left-out sum of one measure over periods ("the combined X for 2016 and 2017, 5.8,")
 _YEARS = r"(?:19|20)\d\d(?:, (?:19|20)\d\d)*(?:,? and (?:19|20)\d\d)?"
-_COMBINED = re.compile(rf"the combined (?P<m>.+?) (?:for (?P<p>{_YEARS}), (?P<v>[^, ]+),|"
-                       rf"of (?P<v2>\S+) for (?P<p2>{_YEARS}))")
+_GROUPED = r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?"                 # "362,787"
+_COMBINED = re.compile(rf"the combined (?P<m>.+?) (?:for (?P<p>{_YEARS}), "
+                       rf"(?P<v>{_GROUPED}|[^, ]+),|of (?P<v2>\S+) for (?P<p2>{_YEARS}))")
 
 
 def onto_total(step: FinQAStep, x: str, y: str, eq: str) -> str | None:
@@ -1007,7 +1071,7 @@ def onto_total(step: FinQAStep, x: str, y: str, eq: str) -> str | None:
 # operand, {n} a count.
 _NEXT = {"divide": ("Dividing by {y} gives {eq}.", "Divided by {y}, that is {eq}."),
          "share": ("As a share of {y}, that is {eq}.", "As a part of {y}, that is {eq}."),
-         "average": ("Averaged over {n}, that is {eq}.", "The average over {n} is {eq}."),
+         "average": ("Averaged over {over}, that is {eq}.", "The average over {over} is {eq}."),
          "subtract": ("Subtracting {y} leaves {eq}.", "Less {y}, that leaves {eq}."),
          "add": ("Adding {y} gives {eq}.", "Adding {y} makes {eq}."),
          "multiply": ("Multiplying by {y} gives {eq}.", "Multiplied by {y}, that is {eq}."),
@@ -1020,8 +1084,8 @@ _STATED = {"divide": ("{r} {is_r} {v}, and dividing by {y} gives {eq}.",
                       "Since {r} {is_r} {v}, dividing by {y} gives {eq}."),
            "share": ("{r} {is_r} {v}, which as a share of {y} is {eq}.",
                      "Since {r} {is_r} {v}, it is {eq} of {y}."),
-           "average": ("{r} {is_r} {v}, so the average over {n} is {eq}.",
-                       "Since {r} {is_r} {v}, the average over {n} is {eq}."),
+           "average": ("{r} {is_r} {v}, so the average over {over} is {eq}.",
+                       "Since {r} {is_r} {v}, the average over {over} is {eq}."),
            "subtract": ("{r} {is_r} {v}, and subtracting {y} leaves {eq}.",
                         "Since {r} {is_r} {v}, subtracting {y} leaves {eq}."),
            "add": ("{r} {is_r} {v}, and adding {y} gives {eq}.",
