@@ -358,3 +358,17 @@ def test_a_title_line_is_no_use_of_a_name_and_an_upbringing_is_past(items):
     assert not readable.BORN_NOW.search('so the singer of "B Boy" was raised in Philadelphia')
     manson = items["5a8f45ca5542997ba9cb320e"]        # "500 Years Later": a title, no cue
     assert not [r for r, _ in readable.problems(pair(manson), items)]
+
+
+def test_a_participle_opening_is_lowered_after_a_semicolon(items):
+    """"...; Centered on the town of El Nacimiento ..., the Mascogos are ...": a capital after a
+    semicolon to the reader rules, lowered by the builder."""
+    from tjb_lib.pairs import capitals
+    mascogos = items["5a85eed75542996432c5713b"]
+    text = capitals.item_text(mascogos)
+    joined = ("The Black Seminoles are black Indians associated with the Seminole people; Centered "
+              "on the town of El Nacimiento in Múzquiz Municipality, the Mascogos are descendants "
+              "of Black Seminoles.")
+    assert capitals.capitals_after_semicolons(joined, text)
+    assert capitals.lowered("Centered on the town of El Nacimiento", text).startswith("centered")
+    assert "; centered on" in " ".join(hotpot_candidate(mascogos).reasoning)
