@@ -304,3 +304,71 @@ def test_evidence_copied_whole_is_caught_and_the_builder_trims_it(items):
                  "among others.", "Nicki Minaj (born Onika Tanya Maraj) is a rapper.",
                  "Michael C. Hall is an American actor."):
         assert not (readable.CLIPPED_LIST.search(good) or spelt_out_beside(good))
+
+
+def test_a_side_fact_before_the_conclusion_is_caught_and_cut(items):
+    """Blind readers of 7 December quoted a conclusion that hangs on an off-topic clause joined
+    on with no comma before it ("... founded in 1963 and moved to its current stadium, Tameside
+    Stadium, in 2005, so the year is 1963"), a participle tail ("... completed in 1894 to the
+    designs of ..."), an "after" clause, and a main clause idle behind the description that
+    carries the link ("the daughter of detective novelist C. W. Grafton, Sue Grafton has said
+    ..."). Each is a padded tail to the reader rules, and the builder cuts it."""
+    from tjb_lib.pairs.reasoning import pruned
+    clark = items["5ab5499e5542992aa134a295"]
+    padded = ("Curzon Ashton F.C. was founded in 1963 and moved to its current stadium, Tameside "
+              "Stadium, in 2005, so the year is 1963.")
+    assert "padded tail" in [r for r, _ in readable.problems(pair(clark, padded), items)]
+    assert pruned(padded.split(", so")[0], clark) == "Curzon Ashton F.C. was founded in 1963"
+    assert "Tameside" not in " ".join(hotpot_candidate(clark).reasoning)
+    tower = items["5a834ed95542990548d0b1ca"]
+    assert pruned("The Manhattan Life Insurance Building was a 348 ft tower at 64-66 Broadway in New "
+                  "York City completed in 1894 to the designs of the architects of Kimball & Thompson",
+                  tower) == "The Manhattan Life Insurance Building was a 348 ft tower at 64-66 Broadway in New York City"
+    usher = items["5ae7ba7a5542993210983f12"]
+    assert pruned('"Yeah!" was released as the lead single from Usher\'s fourth studio album '
+                  '"Confessions" on January 27, 2004, after Usher was told by Arista Records, his '
+                  "label at the time, to record more tracks", usher).endswith("on January 27, 2004")
+    grafton = items["5a8b987f5542997f31a41d7a"]
+    assert pruned("the daughter of detective novelist C. W. Grafton, Sue Grafton has said the strongest "
+                  "influence on her crime novels is author Ross Macdonald", grafton) == (
+        "Sue Grafton is the daughter of detective novelist C. W. Grafton")
+    draft = items["5a88658955429938390d3f47"]          # a list's last item is no tail
+    listed = ("Conscription in the United States has been employed by the federal government of the "
+              "United States in four conflicts: the American Civil War, World War I, World War II, "
+              "and the Cold War")
+    assert pruned(listed, draft) == listed
+    assert pruned("Casino was founded in 1850", clark) == "Casino was founded in 1850"  # its verb
+    trolls = ("Tunnels & Trolls is a fantasy role-playing game designed by Ken St. Andre and first "
+              "published in 1975 by Flying Buffalo")
+    assert not pruned(trolls, items["5a8a3e745542996c9b8d5e70"]).endswith("and first")
+    assert pruned("He served from 1997-1998", clark) == "He served from 1997 to 1998"
+    assert pruned("Robert Gascoyne-Cecil was 3rd Marquess of Salisbury", clark) == (
+        "Robert Gascoyne-Cecil was the 3rd Marquess of Salisbury")
+
+
+def test_a_title_line_is_no_use_of_a_name_and_an_upbringing_is_past(items):
+    """"so the answer is 1999 Odisha cyclone": the paragraph title, on a line of its own, is no
+    use without the article; "so the singer of "B Boy" is raised in Philadelphia": the tense."""
+    from tjb_lib.pairs import capitals, closing
+    cyclone = items["5a75f79555429976ec32bcca"]
+    assert closing._articled(cyclone.answer, capitals.item_text(cyclone)) == "the 1999 Odisha cyclone"
+    assert closing.where('Where is the singer of "B Boy" raised?', "Philadelphia") == (
+        'the singer of "B Boy" was raised in Philadelphia')
+    assert readable.BORN_NOW.search('so the singer of "B Boy" is raised in Philadelphia')
+    assert not readable.BORN_NOW.search('so the singer of "B Boy" was raised in Philadelphia')
+    manson = items["5a8f45ca5542997ba9cb320e"]        # "500 Years Later": a title, no cue
+    assert not [r for r, _ in readable.problems(pair(manson), items)]
+
+
+def test_a_participle_opening_is_lowered_after_a_semicolon(items):
+    """"...; Centered on the town of El Nacimiento ..., the Mascogos are ...": a capital after a
+    semicolon to the reader rules, lowered by the builder."""
+    from tjb_lib.pairs import capitals
+    mascogos = items["5a85eed75542996432c5713b"]
+    text = capitals.item_text(mascogos)
+    joined = ("The Black Seminoles are black Indians associated with the Seminole people; Centered "
+              "on the town of El Nacimiento in Múzquiz Municipality, the Mascogos are descendants "
+              "of Black Seminoles.")
+    assert capitals.capitals_after_semicolons(joined, text)
+    assert capitals.lowered("Centered on the town of El Nacimiento", text).startswith("centered")
+    assert "; centered on" in " ".join(hotpot_candidate(mascogos).reasoning)

@@ -78,7 +78,8 @@ def common(word: str, text: str, following: str = "") -> bool:
 # Participles that open a sentence's phrase before a preposition ("Set on a fictional Earth,
 # ..."): common words there even where the paragraphs never write them in lower case.
 _PARTICIPLES = frozenset("Set Born Led Known Built Made Held Run Written Based Located Founded "
-                         "Released Published Directed Produced Formed Named Raised".split())
+                         "Released Published Directed Produced Formed Named Raised Centered "
+                         "Centred Situated Headquartered Designed Developed Recorded".split())
 
 
 # A capitalised first word (not "SMU", "YouTube", "A&R") and the word after it.

@@ -198,8 +198,9 @@ def _value(step: str, date: bool, lifetime: bool) -> tuple[float, str] | None:
 def against_values(item: HotpotItem) -> str | None:
     """Why a comparison's conclusion is not what its stated values imply (None: it is, or the
     question compares no year or count): a value missing, units that differ ("six decades",
-    "117 films"), or the answer at the wrong end."""
-    q, answer = item.question, item.answer.strip()
+    "117 films"), or the answer at the wrong end. A quoted title's words are no question words
+    ("500 Years Later")."""
+    q, answer = re.sub(r'"[^"]*"', '""', item.question), item.answer.strip()
     hs = hops(item)
     if not comparative(item, hs) or answer.lower() in ("yes", "no") or len(hs) != 2:
         return None

@@ -161,13 +161,17 @@ _WHERE = re.compile(r"^Where (is|was|are|were) (.+?)(?: (located|based|headquart
 
 def where(question: str, answer: str) -> str | None:
     """"Where is the company ... headquartered?" -> "the company ... is headquartered in
-    Mumbai"."""
+    Mumbai"; a birth or an upbringing in the past ("Where is the singer of "B Boy" raised?" ->
+    "... was raised in Philadelphia": readers stopped at "is raised")."""
     m = _WHERE.match(_clean(question))
     if (not m or not _fits(answer) or " or " in m.group(2) or _echoing(m.group(2))
             or re.search(r"\b(?:[a-z]+ed|born|shot|set|found)\b", m.group(2))):
         return None                      # "Where was the telefilm shot that ...?"
     verb = f" {m.group(3)}" if m.group(3) else ""
-    return f"{m.group(2)} {m.group(1).lower()}{verb} in {answer}"
+    be = m.group(1).lower()
+    if m.group(3) in ("born", "raised"):       # "Where is the singer raised?": "... was raised in"
+        be = {"is": "was", "are": "were"}.get(be, be)
+    return f"{m.group(2)} {be}{verb} in {answer}"
 
 
 # "When was X born?", "In what year was X founded?": the answer is the time of X's event.
@@ -413,11 +417,15 @@ def whole_name_uses(name: str, text: str) -> list[str]:
     name's word or by a noun it modifies: only a stop, a function word or a verb of being may
     follow), the article before it ("the" / "The"; "the 1974 French Open" counts as "the"), or
     "" where it has none; a use in brackets ("Tenerife (Canary Islands, Spain)") or after a bare
-    year (the title "2011 French Open – Women's Singles") is no use."""
+    year (the title "2011 French Open – Women's Singles") is no use, nor is a paragraph title on
+    a line of its own ("1999 Odisha cyclone": readers stopped at "so the answer is 1999 Odisha
+    cyclone")."""
     uses = []
     for m in re.finditer(rf"(?:\b(the|The) (?:\d{{4}} )?|(?<!\d ))(?<![\w'’&(-]){re.escape(name)}(?![\w'’&-])"
                          r"(?: ([A-Za-z0-9]\S*))?", text):
         after = m.group(2)
+        if text[m.start() - 1:m.start()] in ("\n", "") and text[m.end():m.end() + 1] in ("\n", ""):
+            continue                                                    # a title's own line
         if after is None or after.lower().strip(",.;:)") in capitals.function_words():
             uses.append(m.group(1) or "")
     return uses

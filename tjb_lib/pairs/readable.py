@@ -161,8 +161,9 @@ def full_sides(p: Pair) -> tuple[str, ...]:
 
 def comparison_without_values(p: Pair, item, side: str) -> bool:
     """A "which came first / which has more" comparison whose reasoning states fewer than two
-    compared values (two years, or two counts)."""
-    q = item.question
+    compared values (two years, or two counts). A quoted title's words are no question words
+    ("500 Years Later")."""
+    q = re.sub(r'"[^"]*"', '""', item.question)
     if item.type != "comparison" or item.answer.strip().lower() in ("yes", "no"):
         return False
     reasoning = parts(p, side)["reasoning"]
@@ -243,7 +244,7 @@ STOCK_SHARE = 0.05
 # Garbles the graded tiers' readers quoted: a birth in the present tense ("Antonio Vivaldi is
 # born in Venice"), a team page's name without its noun ("the Vermont Catamounts men's soccer
 # competes"), a singular noun for two months ("so the month is March and April").
-BORN_NOW = re.compile(r"\b(?:is|are) born (?:in|on|at)\b")
+BORN_NOW = re.compile(r"\b(?:is|are) (?:born|raised) (?:in|on|at)\b")
 NOUNLESS_TEAM = re.compile(r"\b(?:men's|women's) (?:soccer|basketball|football|hockey|lacrosse|"
                            r"volleyball|rugby|baseball|softball|tennis|golf|ice hockey) "
                            r"(?:competes|plays|played|represents|is|was|won|has|had)\b")

@@ -324,8 +324,23 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
         said = split_sentences(out[h])
         if any(pruned(x, item) != x or aliased(x, item, h) != x for x in said):
             out[h] = " ".join(pruned(aliased(x, item, h), item) for x in said).rstrip(" .")
+        if h == answer_hop and not compared:
+            out[h] = answer_last(out[h], answer)
         used.update(sents)
     return once_each_way(out)
+
+
+def answer_last(step: str, answer: str) -> str:
+    """The answer hop's step with its sentence that states the answer (after its verb) last, so that the
+    conclusion joins on to it: blind readers of 7 December stopped at "Current Mood includes
+    the singles ..., which have both reached number one on the Country Airplay chart, so the
+    answer is September 8, 2017" (the release date said a sentence before)."""
+    said = split_sentences(step)
+    stating = [x for x in said if answered(answer, x)]      # not as its subject ("Reggie Jackson")
+    if len(said) < 2 or not stating or answer.lower() in said[-1].lower():
+        return step
+    rest = [x for x in said if x is not stating[-1]]
+    return " ".join(re.sub(r"([^.!?])$", r"\1.", x) for x in rest) + " " + stating[-1].rstrip(" .")
 
 
 def named_asides(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...]) -> list[str]:
@@ -456,12 +471,15 @@ _LIST_LEAD = re.compile(r"(?:and )?(?:including|such as|among them|like) ")
 # Where a sentence runs on past its link into a part a reader takes for padding: a relative or
 # participle clause, a clause of its own coordinated on, a "with which" tail ("..., where he
 # earned consensus All-American honors"; "..., released in 1991 by ABKCO as #7118-2"; "..., and
-# another fast bowler, South African Charl Langeveldt, signed as ...").
-_TAIL = re.compile(r"(?:which|who|whom|whose|where|while|whereas|although|though|including|"
+# another fast bowler, South African Charl Langeveldt, signed as ..."; "... in 1963 and moved to
+# its current stadium ..."; "..., after Usher was told by Arista Records ...").
+_TAIL = re.compile(r"(?:which|who|whom|whose|where|while|whereas|although|though|including|after|"
+                   r"before|as many|that [a-z]{3,}ed|"
+                   r"and for|and (?:then |later |also )?[a-z]{3,}ed (?:to|in|on|at|by|for|from|into|with|as|the|a|an|his|her|its|their)|"
                    r"as well as|(?:with|in|for|by) which|[a-z]{3,}ing|[a-z]+ed (?:by|in|on|at|for|as|from|to)|"
                    r"and (?:another|other|is|was|are|were|has|had|also|its|his|her|their|the|a|an)|"
-                   r"and (?!others\b)[a-z]{3,}s|that [a-z]+s|(?:commonly|also|often|sometimes|formerly) "
-                   r"(?:called|known|named)|(?:best|better|well|widely|mostly) (?:known|remembered)|\d[\d.,]* (?:mi|km|miles|kilometres|kilometers)|between|"
+                   r"and (?!others\b)[a-z]{3,}s|that [a-z]+s|(?:commonly|also|often|sometimes|formerly|widely) "
+                   r"(?:called|known|named|cited|considered|regarded|described)|(?:best|better|well|widely|mostly) (?:known|remembered)|\d[\d.,]* (?:mi|km|miles|kilometres|kilometers)|between|"
                    r"in contrast|native to|with)\b")
 
 
@@ -487,6 +505,32 @@ def answered(answer: str, head: str) -> bool:
         answer.strip().lower() in head[v[1]:].lower())
 
 
+# Where a tail may start: at a comma, or with no comma before a relative clause, a clause
+# coordinated on ("and moved to ...", "and for his work in television ..."), or a participle
+# after the main clause ("... a 348 ft tower at 64-66 Broadway completed in 1894 to the designs
+# of ...": blind readers of 7 December quoted such side facts before the conclusion).
+_TAIL_START = re.compile(r", (?![^()]*\))| (?=(?:which|where|that [a-z]+s|and (?:its|his|her|their|is|"
+                         r"was|are|were|has|had)|"
+                         r"and for|and (?:then |later |also )?[a-z]{3,}ed|[a-z]{3,}ed "
+                         r"(?:in|by|on|at|for|from|to|as)) )")
+_UNCOMMAED = re.compile(r"which|where|that|and|[a-z]{3,}ed (?:in|by|on|at|for|from|to|as) "
+                        r"(?:\d|the|a|an|[A-Z])")
+# A head before a tail with no comma that ends on a helper, an adverb or a conjunction, or
+# holds an aside its verb may belong to: what follows is its own verb ("was founded in"; "The
+# film, which Lee wrote, starred in ...").
+_HELPER = re.compile(r"\b(?:is|was|are|were|be|been|being|has|have|had|not|and|or|first|then|later|"
+                     r"also|since|now|still|once|him|her|it|them|[a-z]+self|[a-z]+selves|"
+                     r"[a-z]+ly|[a-z]+ed|[a-z]+en|[a-z]+wn)$|, (?:which|who|whose|where|that)\b")
+# A subordinate clause or a pronoun subject before a participle with no comma: the participle
+# may be that clause's own verb ("since Flemish weavers settled in the area").
+_SUBORDINATE = re.compile(r"\b(?:since|after|before|when|while|because|although|though|if|until|"
+                          r"he|she|they|we|who|which|that)\b(?!.*[,;] )")
+
+
+# A list's last item after the items before it ("..., World War II, and the Cold War"): no tail.
+_LIST_END = re.compile(r"and (?!(?:is|was|are|were|has|had|also|for|then|later)\b|[a-z]{3,}ed\b)")
+
+
 def idle_tail(sentence: str, item: HotpotItem) -> int | None:
     """Where ``sentence`` (one clause, no final stop) runs on into padding (``_TAIL``) that
     says no word of the question, the answer or a hop's name the part before it does not
@@ -497,13 +541,17 @@ def idle_tail(sentence: str, item: HotpotItem) -> int | None:
         _DATE_CUES.search(item.question) or _QUANTITY_CUES.search(item.question))
     link, names = _linking_words(item), _linking_words(item, question=False)
     body = _protect(sentence)
-    for m in re.finditer(r", (?![^()]*\))| (?=(?:which|where|that [a-z]+s|and (?:its|his|her|their)) )",
-                         body):
+    for m in _TAIL_START.finditer(body):
         head, tail = body[:m.start()].replace("\0", ","), body[m.end():].replace("\0", ",")
         if not _TAIL.match(tail) or head.count('"') % 2 or head.count("“") != head.count("”"):
             continue
+        if m.group(0) == " " and (not _UNCOMMAED.match(tail) or _HELPER.search(head) or (
+                re.match(r"[a-z]+ed ", tail) and _SUBORDINATE.search(head))):
+            continue                                  # "was founded in": no tail of its own
         if tail.startswith("and ") and re.search(r"\bbetween\b(?!.*\band\b)[^,;]*$", head):
             continue                                  # "between 1895 and his death in 1896"
+        if _LIST_END.match(tail) and re.search(r"(?::|, )[^,;:]+, [^,;:]+$", head):
+            continue                                  # "four conflicts: A, B, C, and the Cold War"
         settled = answered(item.answer, head) and content_words(head) & (link - names)
         if (_singular(content_words(tail)) & _singular(names if settled else link)) - _singular(
                 content_words(head)) or (
@@ -533,9 +581,38 @@ def _idle_aside(sentence: str, item: HotpotItem) -> tuple[int, int] | None:
 
 def tidied(sentence: str) -> str:
     """A source's odd span put right where the reasoning restates it: "between 1984 to 1991" ->
-    "from 1984 to 1991"; "May, 30th, 1977" -> "May 30, 1977" (both quoted by blind readers)."""
+    "from 1984 to 1991"; "from 1997-1998" -> "from 1997 to 1998"; "May, 30th, 1977" -> "May 30,
+    1977"; "was 3rd Marquess of Salisbury" -> "was the 3rd Marquess of Salisbury" (each quoted
+    by blind readers)."""
     sentence = re.sub(r"\bbetween (\d{4}) to (\d{4})\b", r"from \1 to \2", sentence)
+    sentence = re.sub(r"\bfrom (\d{4}) ?[-–] ?(\d{4})\b", r"from \1 to \2", sentence)
+    sentence = re.sub(r"\b(is|was|became) (\d+(?:st|nd|rd|th) [A-Z])", r"\1 the \2", sentence)
     return re.sub(rf"\b({MONTHS}), (\d{{1,2}})(?:st|nd|rd|th), (\d{{4}})\b", r"\1 \2, \3", sentence)
+
+
+# A clause opened by a description of its subject: "the daughter of detective novelist C. W.
+# Grafton, Sue Grafton has said ...", "A former mill town, Bolton has been ...".
+_LEAD = re.compile(r"^((?:[Tt]he|[Aa]n?) [a-z][^,;()]{3,80}?), ((?:[A-Z][\w'’-]*\.? ){0,3}[A-Z][\w'’-]*) "
+                   r"((?:is|was|are|were|has|have|had)\b.*)$")
+
+
+def _lead_stated(part: str, item: HotpotItem) -> str:
+    """A clause whose opening description carries the link while its main clause says no
+    word of the answer or a hop's name and fewer of the question's (``_linking_words``) than
+    the description does, as that
+    description stated of the subject: "the daughter of detective novelist C. W. Grafton, Sue
+    Grafton has said the strongest influence on her crime novels is author Ross Macdonald" ->
+    "Sue Grafton is the daughter of detective novelist C. W. Grafton" (blind readers of 7
+    December: the conclusion hung on the off-topic main clause). Else ``part`` as it is."""
+    m = _LEAD.match(part)
+    if not m:
+        return part
+    lead, subject, rest = m.groups()
+    link, names = _singular(_linking_words(item)), _singular(_linking_words(item, question=False))
+    said, main = _singular(content_words(f"{lead} {subject}")), _singular(content_words(rest))
+    if main & names - said or len(main & link - said) >= len(said & link - _singular(content_words(subject))):
+        return part
+    return f"{subject} {_be(rest.split()[0])} {lead[0].lower()}{lead[1:]}"
 
 
 def pruned(sentence: str, item: HotpotItem) -> str:
@@ -545,6 +622,7 @@ def pruned(sentence: str, item: HotpotItem) -> str:
     stop = "." if sentence.endswith(".") else ""
     out = []
     for part in tidied(sentence).rstrip(" .").split("; "):
+        part = _lead_stated(part, item)
         while (span := _idle_aside(part, item)) is not None:
             part = part[:span[0]] + part[span[1]:]
         at = idle_tail(part, item)
