@@ -1,5 +1,5 @@
 """The repairs and reader rules for the graded HotpotQA tiers' blind readings of 6 and 7 December:
-the soft tier's generic support naming each source and its role without stock phrasings,
+the soft tier's generic support as each step's core clause (no stock phrasings, no role that states nothing),
 the garbles both tiers shipped ("is born in Venice", "the Vermont Catamounts men's soccer
 competes", "the month is March and April", a dropped "more than", "magazine women", a capital
 after a semicolon), a "no" that denied each, a kind answered for its name, and the moderate
@@ -7,13 +7,11 @@ tier's off-topic weakening sentence."""
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs import load_split, readable, voice
-from tjb_lib.pairs.candidates import generic_roles
 from tjb_lib.pairs.chain_rules import as_read
 from tjb_lib.text import words
 from tjb_lib.pairs.capitals import capitals_after_semicolons
@@ -21,45 +19,86 @@ from tjb_lib.pairs.closing import qualified, statement, yes_no
 from tjb_lib.pairs.phrasing import broken_source, repaired_source
 
 
-MENEFEE = [voice.HopRole("Curt Menefee", None, False, "host of the Fox network's NFL show"),
-           voice.HopRole("Michael Strahan", None, True)]
-LAVALLE = [voice.HopRole("New York's 1st State Senate district", "Kenneth LaValle", False),
-           voice.HopRole("Kenneth LaValle", None, True)]
-
-
 @pytest.fixture(scope="module")
 def items():
     return {i.id: as_read(i) for i in load_hotpotqa()}    # as the builders read them
 
 
-@pytest.mark.parametrize("roles, noun", [(MENEFEE, "team"), (LAVALLE, None)])
-def test_generic_support_names_each_source_and_its_role(roles, noun):
-    """Over many draws, the clause names both hops and uses no stock phrasing; it varies."""
-    r = random.Random(0)
-    said = [voice.generic_support(r, roles, noun, None, False) for _ in range(200)]
-    for s in said:
-        assert all(h.name in s for h in roles), s
-        assert not readable.TEMPLATED_SUPPORT.search(s), s
-    assert len(set(said)) > 50
+MENEFEE_Q = ("Curt Menefee is the host of the Fox network's NFL show with co-host Michael Anthony "
+             "Strahan who spent his entire 15-year career with what team?")
+OSBOURNE_Q = "What British singer-songwriter hosted the 16th Annual Young Hollywood Awards?"
 
 
-def test_a_comparison_says_what_each_source_gives():
-    r = random.Random(1)
-    roles = [voice.HopRole("Annie Morton", None, False),
-             voice.HopRole("Terry Richardson", None, True)]
-    fact = voice.compared_fact("Who is older, Annie Morton or Terry Richardson?", None)
-    assert fact == "a date of birth"
-    said = {voice.generic_support(r, roles, None, fact, True) for _ in range(50)}
-    assert all("Annie Morton" in s and "Terry Richardson" in s and "date of birth" in s
-               for s in said) and len(said) > 10
-    assert voice.compared_fact("Are Daryl Hall and Gerry Marsden both musicians?", None) is None
+@pytest.mark.parametrize("step, target, name, question, core", [
+    ("Kelly Osbourne hosted the show, with Justin Bieber being honored for his charity work",
+     "Kelly Osbourne", "Kelly Osbourne", OSBOURNE_Q, "Kelly Osbourne hosted the show"),
+    ("Kelly Lee Osbourne is a British singer-songwriter, actress, television presenter and fashion "
+     "designer", "Kelly Lee Osbourne", "Kelly Osbourne", OSBOURNE_Q,
+     "Kelly Osbourne is a British singer-songwriter"),
+    ("Michael Anthony Strahan is a media personality and former American football defensive end "
+     "who spent his entire 15-year career with the New York Giants of the National Football League",
+     "New York Giants", "Michael Strahan", MENEFEE_Q,
+     "Michael Strahan spent his entire 15-year career with the New York Giants"),
+    ("Ava Marie DuVernay (born August 24, 1972) is an American director, screenwriter", "1972",
+     "Ava DuVernay", "Who was born first Am Rong or Ava DuVernay ?", "Ava DuVernay was born in 1972"),
+    ("Kenneth P. LaValle (born May 22, 1939 in Brooklyn, New York) represents District 1 in the New "
+     "York State Senate", "Brooklyn, New York", "Kenneth LaValle", "What is the birthplace of the "
+     "Senator who represents the first of 62 districts in the State Senate?",
+     "Kenneth LaValle was born in Brooklyn, New York"),
+])
+def test_generic_support_is_each_steps_core(step, target, name, question, core):
+    """The generic side says each step's core: subject, verb and the link's object, without the
+    asides, lists, descriptions and title tails the specific side keeps."""
+    assert voice.core(step, target, name, question) == core
 
 
-def test_a_hop_the_question_describes_quotes_its_words(items):
-    item = next(i for i in items.values() if i.question.startswith("Curt Menefee is the host"))
-    roles = {role.name: role for role in generic_roles(item)}
-    assert roles["Curt Menefee"].echo == "host of the Fox network's NFL show"
-    assert roles["Michael Strahan"].answers and not roles["Curt Menefee"].answers
+def test_the_shipped_generic_side_is_shorter_and_states_each_hop():
+    """Blind readers of 7 December graded the generic side N on 14 of 20 for roles that state
+    nothing; the rebuilt side states each hop's core, shorter than the plain side on most pairs."""
+    from tjb_lib.pairs.coherence import parts
+
+    soft = load_split("soft_hotpotqa")
+    said = [(parts(p, "plain")["reasoning"], parts(p, "cited")["reasoning"]) for p in soft]
+    assert sum(len(c) < len(s) for s, c in said) >= 70
+    assert not any(rx.search(c) for _, c in said for _, rx in readable.GENERIC_ROLES)
+
+
+@pytest.mark.parametrize("rule, bad", [
+    ("quoted fragment as a detail", "Bolling's entry has the “held in Kathmandu, Nepal” detail."),
+    ("quoted fragment as a detail", "Curt Menefee's write-up accounts for “host of the Fox "
+     "network's NFL show”; the write-up about Michael Strahan provides the team."),
+    ("role that states nothing", "Poison's write-up matches the clue, so the answer is X."),
+    ("role that states nothing", "X's page names Y, whose own write-up supplies the type of "
+     "profession, so the answer is Z."),
+    ("role that states nothing", "The page on Y has what is asked, so the answer is Z."),
+    ("role that states nothing", "X's page names Y, and Y's page backs up the description."),
+    ("role that states nothing", "X's entry bears out the question's account, so it is Z."),
+    ("role that states nothing", "The page on Leda names Old Frisian, while Old Frisian's page "
+     "holds the answer, so the answer is Z."),
+    ("role that states nothing", "X's page states the answer, while the page on Eccles says the "
+     "same, so the answer is Z."),
+    ("role that states nothing", "Backford Cross' page states the major truck road, while A41 "
+     "road's page agrees, so the road is the A41."),
+    ("comparison that names nothing compared", "The page on Rosa and Prunus' page give a figure "
+     "apiece, and side by side they settle it, so the answer is Rosa."),
+    ("comparison that names nothing compared", "The page on Rosa and Prunus' page describe each "
+     "in turn, so the answer is yes."),
+    ("comparison that names nothing compared", "The excerpt on Nine Inch Nails gives a genre of "
+     "music and so does INXS's excerpt, which is all the comparison needs, so the answer is yes."),
+])
+def test_a_role_that_states_nothing_is_caught(rule, bad):
+    assert any(name == rule and rx.search(bad) for name, rx in readable.GENERIC_ROLES), bad
+
+
+@pytest.mark.parametrize("good", [
+    "Kelly Osbourne hosted the show, and Kelly Osbourne is a British singer-songwriter, so Kelly "
+    "Lee Osbourne hosted the 16th Annual Young Hollywood Awards.",
+    "Annie Morton was born in 1970; Terry Richardson was born in 1965, so Terry Richardson is older.",
+    "The Kellogg Company agrees to sell its cereal brands, so the answer is X.",
+    "Nine Inch Nails play industrial rock, and INXS play new wave, so the answer is no.",
+])
+def test_a_role_that_states_its_content_is_quiet(good):
+    assert not any(rx.search(good) for _, rx in readable.GENERIC_ROLES), good
 
 
 def test_a_support_naming_nothing_is_caught(items):

@@ -380,8 +380,10 @@ def markdown(audits: list[SplitAudit], tiers: dict) -> str:
                  "values or, for a yes/no comparison, without both facts, a hop the reasoning never "
                  "uses, a closing that joins the answer alone with a stock connective, an opening "
                  "leaning on an unshown sentence, a gold answer its evidence does not support, a "
-                 "soft generic support that names nothing of the item or shares a six-word run "
-                 "with more than 5% of the split's generic sides); `side "
+                 "soft generic support that names nothing of the item, shares a six-word run "
+                 "with more than 5% of the split's generic sides, or gives a role that states "
+                 "nothing: a quoted fragment as a detail, a clue, what is asked, agreement with "
+                 "nothing stated, a comparison naming nothing compared); `side "
                  "accuracy` is a paired classifier (one side's words minus the other's, folds grouped "
                  "by source item) telling the cited side.")
     lines.append("")

@@ -22,11 +22,12 @@ from tjb_lib.pairs.finqa_gold import base_row, gold_problem, money_unit, stated_
 from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, counted, dollars, op_name, operands,
                                        period_clash, result_text, step_sentences, unit_asked,
                                        unnamed)
-from tjb_lib.pairs.closing import close, sought_noun
+from tjb_lib.pairs.closing import close
 from tjb_lib.pairs.finqa_labels import label_problem, reasoning_problem
 from tjb_lib.pairs.finqa_units import (mid_sentence_the, period_label, place_measured, rate_unit,
                                        scale_stated, sign_noted, unglued, vocabulary)
-from tjb_lib.pairs.reasoning import comparative, joined, missing_values, unused_hops
+from tjb_lib.pairs.reasoning import (_compared_value as compared_value, comparative, joined,
+                                     missing_values, unused_hops)
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence
 from tjb_lib.pairs.standalone import entity_of, short_name, standalone
@@ -138,56 +139,33 @@ def hop_label(item: HotpotItem, title: str) -> str:
     return html.unescape(title) if shared else names[title]
 
 
-#: the most words of the question a generic side quotes
-ECHO_WORDS = 8
+def generic_cores(item: HotpotItem, steps: dict[str, str]) -> list[str]:
+    """Each hop's step cut to its core (``voice.core``), in chain order: a bridge hop's to the
+    next hop's name, the answer hop's to the answer, a compared entity's to its compared value
+    (the comparison's verdict needs both values); the subject called by the hop's short name.
+    Where each core keeps its step whole (the question's words run to its end), the cores are cut
+    at the link's object alone, so the generic side still says less than the specific one."""
+    cores = _cores(item, steps, item.question)
+    if all(c == step.rstrip(" .") for c, step in zip(cores, steps.values())):
+        return _cores(item, steps, "")
+    return cores
 
 
-def question_echo(item: HotpotItem, text: str) -> str | None:
-    """The longest run of the question's words (three to ``ECHO_WORDS``, no quotation marks, no
-    name cut in two, not ending on a participle, an adverb or a count) that ``text`` repeats as
-    written (not the question's "born may 6" for "born May 6"), with two content words or more
-    beside the hops' names ("host of the Fox network's NFL show"), or None: what a hop the
-    question describes bears out."""
-    q = item.question.rstrip(" ?.").split()
-    have = f" {' '.join(re.findall(r'[A-Za-z0-9]+', text))} "     # as the evidence writes it
-    names = set(_tokens(" ".join(hop_label(item, h) for h in hops(item))))
-    best = ""
-    for i in range(len(q)):
-        for j in range(min(len(q), i + ECHO_WORDS), i + 2, -1):
-            run = " ".join(q[i:j]).strip(",;:")
-            said = _tokens(run)
-            if (said and len(run) > len(best) and not re.search(r"[\"“”‘’().]|,$", run)
-                    and said[0] not in _STOP and said[-1] not in _STOP
-                    and not re.fullmatch(r".*(?:ed|ing|ly)|best|most|known|one|two|three|four|"
-                                         r"five|six", said[-1])
-                    and not (i > 1 and q[i][:1].isupper() and q[i - 1][:1].isupper())
-                    and not (j < len(q) and q[j - 1][:1].isupper() and q[j][:1].isupper())
-                    and f" {' '.join(re.findall(r'[A-Za-z0-9]+', run))} " in have
-                    and len({w for w in said if w not in _STOP} - names) >= 2):
-                best = run
-                break
-    return best or None
-
-
-def generic_roles(item: HotpotItem) -> list[voice.HopRole]:
-    """Each hop's role as the generic side tells it (``voice.HopRole``): the hop its evidence
-    names, and whether its evidence states the answer (not where the answer is a hop's own
-    name: that hop's source bears out the description, and the one naming it leads there). A
-    hop that names the other comes first, so the account runs from the clue to the answer."""
-    def same(a: str, b: str) -> bool:
-        return mentions(a, b) or mentions(b, a)
-
-    roles = []
-    for h in hops(item):
-        said = " ".join(hop_sentences(item, h))
-        named = [hop_label(item, o) for o in hops(item) if o != h and (
-            mentions(said, short_name(o)) or mentions(said, hop_label(item, o)))]
-        link = named[0] if named else None
-        states = (item.answer.strip().lower() not in ("yes", "no") and mentions(said, item.answer)
-                  and not same(hop_label(item, h), item.answer)
-                  and not (link and same(link, item.answer)))
-        roles.append(voice.HopRole(hop_label(item, h), link, states, question_echo(item, said)))
-    return sorted(roles, key=lambda role: role.links is None)
+def _cores(item: HotpotItem, steps: dict[str, str], question: str) -> list[str]:
+    """``generic_cores``, the cut reaching past the last of ``question``'s words each step says."""
+    compared = comparative(item, hops(item))
+    out = []
+    for h, step in steps.items():
+        if compared:
+            target = compared_value(step, item.question)
+        elif h == answer_hop(item):
+            target = item.answer.strip() if mentions(step, item.answer) else None
+        else:
+            target = next((n for o in hops(item) if o != h
+                           for n in (entity_of(item, o).name or short_name(o), short_name(o))
+                           if n.lower() in step.lower()), None)
+        out.append(voice.core(step, target, short_name(html.unescape(h)), question))
+    return out
 
 
 def _evidence(item: HotpotItem, title: str, sid: int) -> Evidence:
@@ -210,8 +188,8 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
     non-supporting sentence of the dropped hop's paragraph in its place (a weakened hop).
     ``extra`` adds a relevant non-supporting sentence after its paragraph's sentences;
     ``reverse`` shows the evidence in reverse order. ``reasoning`` is "specific" (one step per
-    hop, in the evidence's words, ``tjb_lib.pairs.reasoning``) or "generic" (a shorter account
-    that names each hop's source and its role, ``voice.generic_support``). ``r`` draws the
+    hop, in the evidence's words, ``tjb_lib.pairs.reasoning``) or "generic" (each step cut to its
+    core clause, ``voice.generic_support``). ``r`` draws the
     phrasings (default: seeded by the item id). ``answer`` replaces the gold answer where the
     candidate states its own answer (the answer line and the conclusion: a conflict's wrong
     side), never inside what it quotes or restates from the evidence. The closing names neither
@@ -253,11 +231,11 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
                       [e.text for e in ev], frozenset(filter(None, (drop_hop, apart))), text, item)
         body = without_bare_also(body)
     elif reasoning == "generic":
-        noun = sought_noun(item.question)
-        generic = voice.generic_support(r, generic_roles(item), noun,
-                                        voice.compared_fact(item.question, noun),
-                                        comparative(item, hops(item)))
-        body = (capitals.lowered_after_so(close(generic, item.question, ans, spared, text), text),)
+        support = {h: hop_sentences(item, h) for h in hops(item)}
+        steps = reasoning_steps(item, support, hops(item), answer_hop(item), gold)
+        generic = voice.generic_support(r, generic_cores(item, steps), text)
+        body = without_bare_also(
+            (capitals.lowered_after_so(close(generic, item.question, ans, spared, text), text),))
     else:
         raise ValueError(f"reasoning must be 'specific' or 'generic', not {reasoning!r}")
     if reverse:

@@ -2,8 +2,8 @@
 
 soft_hotpotqa: same answer and every gold support on both sides; the plain side's reasoning
 names each hop and link in the evidence's words, the cited side's reasoning is a shorter account
-that names each hop's source and its role without the link's wording (``voice.generic_support``;
-target quality_soft, gold Tie: the human boundary).
+of the same chain: each step cut to its core clause, without the dates, asides and lists
+(``voice.generic_support``; target quality_soft, gold Tie: the human boundary).
 moderate_hotpotqa: plain has the full chain; the cited side has the display but omits one
 *necessary* hop: the bridge of a bridge question, or one compared entity of a comparison.
 Half of the bridge omissions (seeded) weaken the hop instead where the bridge paragraph has a

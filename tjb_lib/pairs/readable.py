@@ -237,6 +237,33 @@ TEMPLATED_SUPPORT = re.compile(
     r"|nothing is left to guess|settle who or what is meant|read together they do"
     r"|yields the result|link the subject to what is asked|pins? down what the question is about"
     r"|the reply becomes clear|connect the clue in the wording")
+# The generic support's roles as the blind readers of 7 December quoted them (round two), each a
+# clause that states nothing of what its source says: a question's fragment pasted as a "detail"
+# ('has the “held in Kathmandu, Nepal” detail', 'accounts for “host of the Fox network's NFL
+# show”'); a role against a "clue", "what is asked", a description never given, or agreement with
+# nothing stated ("Poison's write-up matches the clue", "whose own write-up supplies the type of
+# profession", "while Old Frisian's page holds the answer", "the page on Eccles says the same",
+# "A41 road's page agrees"); a comparison that never names what it compares ("give a figure
+# apiece, and side by side they settle it", "gives a genre of music and so does INXS's excerpt").
+_SOURCE_NOUNS = r"(?:page|entry|article|passage|excerpt|extract|paragraph|write-up)"
+QUOTED_DETAIL = re.compile(r"“[^”]{2,90}” (?:detail|part)\b|\b(?:accounts for|matches|confirms|"
+                           r"bears out)(?: the question's)? “")
+ROLE_WITHOUT_CONTENT = re.compile(
+    r"\b(?:matches|fits|fit) the (?:clue|description|wording)\b|\bwhat is asked\b"
+    r"|\b(?:backs up|bears out) the (?:description|question's account)\b|\bconfirms the premise\b"
+    r"|\bsquares with the wording\b|\b(?:holds|carries) the answer\b|\bsupplies the reply\b"
+    r"|\b(?:says the same|agrees|concurs|bears that out|checks out|answers it)(?=[,;.]|$)"
+    rf"|\b{_SOURCE_NOUNS} (?:gives|supplies|states|has|provides) the (?:type of )?[a-z-]+"
+    r"(?=[,;.]|$)")
+COMPARISON_UNSAID = re.compile(
+    r"\b(?:give|gives) (?:an? [a-z ]+ )?apiece\b|\beach give an? [a-z ]+(?=[,;.]|$)"
+    r"|\bside by side they settle it\b|\ball the comparison needs\b|\bcomparing them decides it\b"
+    r"|\bdescribe each in turn\b|\bsay what each one is\b|\bdescribes the one and\b"
+    rf"|\bgives an? [a-z ]+ and so does [^,;.]+ {_SOURCE_NOUNS}\b")
+#: the rules above, by the name the audit reports
+GENERIC_ROLES = (("quoted fragment as a detail", QUOTED_DETAIL),
+                 ("role that states nothing", ROLE_WITHOUT_CONTENT),
+                 ("comparison that names nothing compared", COMPARISON_UNSAID))
 #: a run of this many words that more than ``STOCK_SHARE`` of a split's generic sides share is
 #: stock support: a sentence reused across items, whatever its words
 STOCK_RUN = 6
@@ -274,9 +301,11 @@ def names_nothing(reasoning: str, item) -> bool:
     """A generic support that names no hop of the item before its conclusion ("With both
     excerpts in view, nothing is left to guess, so ..."): it could stand under any question."""
     from tjb_lib.pairs.candidates import hop_label, hops, mentions
+    from tjb_lib.pairs.standalone import short_name
 
     support = _CONCLUSION.sub("", reasoning)
-    return bool(reasoning) and not any(mentions(support, hop_label(item, h)) for h in hops(item))
+    return bool(reasoning) and not any(mentions(support, n) for h in hops(item)
+                                       for n in (hop_label(item, h), short_name(h)))
 
 
 def _runs(reasoning: str) -> set[str]:
@@ -336,6 +365,7 @@ def graded_stops(p: Pair, item, side: str) -> list[tuple[str, str]]:
     part = parts(p, side)
     said = sentences(part["reasoning"])
     out = [("templated support", s) for s in said if TEMPLATED_SUPPORT.search(s)]
+    out += [(rule, s) for s in said for rule, rx in GENERIC_ROLES if rx.search(s)]
     if side == registry.get(p.split).generic_side and names_nothing(part["reasoning"], item):
         out.append(("generic support naming nothing", part["reasoning"]))
     for rule, rx in (("birth in the present tense", BORN_NOW), ("team without its noun",
@@ -389,9 +419,10 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
         extra = off_topic_extra(p, item, side)
         if extra:
             out.append(("off-topic extra sentence", extra))
-        if side in full_sides(p):
+        if side in full_sides(p) or side == registry.get(p.split).generic_side:
             if comparison_without_values(p, item, side):
                 out.append(("comparison without both values", part["reasoning"]))
+        if side in full_sides(p):
             if undecided(p, item, side):
                 out.append(("reasoning without the deciding fact", part["reasoning"]))
             out += [("deciding fact left out", s)
