@@ -26,7 +26,7 @@ from tjb_lib.pairs.closing import close
 from tjb_lib.pairs.finqa_labels import label_problem, reasoning_problem
 from tjb_lib.pairs.finqa_units import (mid_sentence_the, period_label, place_measured, rate_unit,
                                        scale_stated, sign_noted, unglued, vocabulary)
-from tjb_lib.pairs.reasoning import (_compared_value as compared_value, comparative, joined,
+from tjb_lib.pairs.reasoning import (compared_value, comparative, joined,
                                      missing_values, unused_hops)
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
 from tjb_lib.pairs.render import Candidate, Evidence

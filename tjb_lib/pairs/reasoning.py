@@ -248,7 +248,7 @@ def _best(sentences: list[str], want: set[str], target: str | None) -> str:
     return max(pool, key=lambda s: len(content_words(s) & want))
 
 
-def _compared_value(sentence: str, question: str) -> str | None:
+def compared_value(sentence: str, question: str) -> str | None:
     if _DATE_CUES.search(question):
         m = YEAR.search(sentence)
         if m:
@@ -294,7 +294,7 @@ def steps(item: HotpotItem, evidence: dict[str, list[str]], hops: tuple[str, ...
         if compared:
             pick, value = _best(sents, want, None), None
             for s in sorted(sents, key=lambda s: -len(content_words(s) & want)):
-                value = _compared_value(s, question)
+                value = compared_value(s, question)
                 if value:
                     pick = s
                     break
@@ -754,7 +754,7 @@ def missing_values(item: HotpotItem, evidence: dict[str, list[str]]) -> list[str
             _DATE_CUES.search(q) or _QUANTITY_CUES.search(q)):
         return []
     return [h for h, lines in evidence.items()
-            if not any(_compared_value(s, q) for line in lines for s in _pieces(line))]
+            if not any(compared_value(s, q) for line in lines for s in _pieces(line))]
 
 
 def _last(sentence: str, names: list[str | None]) -> str | None:
