@@ -19,7 +19,7 @@ import dataclasses
 import re
 
 from tjb_lib.pairs.filing import PLACE_WORDS, Figure
-from tjb_lib.pairs.finqa_voice import SAID_TWICE, counted, repeated_runs
+from tjb_lib.pairs.finqa_voice import INDEX_FAMILIES, SAID_TWICE, counted, repeated_runs
 
 _PLACE_ENDS = PLACE_WORDS | {"states", "pacific", "asia-pacific", "emea", "kingdom"}
 _BARE = re.compile(r"-?[\d,]*\.?\d+")
@@ -360,9 +360,8 @@ def heading_as_noun(reasoning: str) -> list[str]:
 
 
 # What the strict readers of 7 December stopped at, each a budget-0 rule.
-_INDEX_BARE = re.compile(r"(?<![Tt]he )(?<![\w&])(?:S&P|Nasdaq|NASDAQ|Dow Jones|NYSE|Russell|KBW|"
-                         r"NAREIT)\b[\w&.' -]*?(?= (?:stood|was|moved|reached|went|fell|is|at|in|"
-                         r"on|less|by|to|from)\b)")
+_INDEX_BARE = re.compile(rf"(?<![Tt]he )(?<![\w&]){INDEX_FAMILIES}\b[\w&.' -]*?"
+                         r"(?= (?:stood|was|moved|reached|went|fell|is|at|in|on|less|by|to|from)\b)")
 _COMMA_NET = re.compile(r"\b[a-z]+, (?:net|per share|per unit)\b(?! of)")
 _BARE_COUNT = re.compile(r"\b[Aa]verage(?:d)? over \d+(?:\.\d+)?\b(?! (?:years|quarters|months)\b)")
 _REACHED_FALL = re.compile(r"\breached \$?[\d,.]+[^.:;]*: -?[\d.]+ - [\d.]+ = -[\d.]")

@@ -641,10 +641,13 @@ def _addends(k: int, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> list[s
                                                                # sum of" for the whole list
 
 
+#: the names of index families, one alternation (the builder's ``indexed`` and the reader rule
+#: ``finqa_units.index_unnamed`` read the same list)
+INDEX_FAMILIES = (r"(?:S&P|Standard & Poor'?s|Nasdaq|NASDAQ|Dow Jones|NYSE|Russell|KBW|NAREIT|"
+                  r"FTSE|MSCI|AMEX|PHLX)")
 #: a market index or a peer group, which a sentence names with "the" ("the S&P 500 Index",
 #: "the Nasdaq Composite"), unlike a company ("LKQ Corporation stood at 204")
-_INDEX_NAME = re.compile(r"(?:S&P|Standard & Poor'?s|Nasdaq|NASDAQ|Dow Jones|NYSE|Russell|KBW|"
-                         r"NAREIT|FTSE|MSCI|AMEX|PHLX)\b|(?:[A-Z][\w&.'-]* )+(?:Index|Composite|"
+_INDEX_NAME = re.compile(rf"{INDEX_FAMILIES}\b|(?:[A-Z][\w&.'-]* )+(?:Index|Composite|"
                          r"Average|Peer Group)\b")
 
 
