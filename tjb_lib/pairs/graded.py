@@ -207,7 +207,7 @@ def unshown_reasoning(item: FinQAItem, seed: int) -> tuple[tuple[str, ...], str]
     sentences with the last one's working taken out ("As a share of the 2008 level, the change
     in X is 14.8%.", "... comes to 11 basis points."), so its result stands as a claim whose
     denominator, base or conversion is never shown; None where the program has no such step
-    (``unshown_kind``), where the filing or the question already states the result, where the
+    (``unshown_kind``), where the result is 0 or the filing or the question states it, where the
     full side folds the last step into the sentence before (a change of unit), or where the
     sentence left would still give the denominator's figure ("25.5% of the difference in 2009
     (9.4)") or restate the result ("109, or $109 million")."""
@@ -217,8 +217,8 @@ def unshown_reasoning(item: FinQAItem, seed: int) -> tuple[tuple[str, ...], str]
         return None
     res = value(steps[-1].res)
     shown = {value(x) for _, text in item.gold_inds for x in NUMBER.findall(clean_line(text))}
-    if res in shown or res in {value(x) for x in NUMBER.findall(item.question)}:
-        return None
+    if not res or res in shown or res in {value(x) for x in NUMBER.findall(item.question)}:
+        return None                                      # a 0% change needs no base shown
     said = finqa_candidate(item, rng(seed, "voice", item.id)).reasoning
     working = equation(len(steps) - 1, steps)
     lhs = working[:working.index(" = ") + 3]

@@ -5,8 +5,8 @@ their own evidence does not contradict their gold answer (``gold_contradiction``
 mechanical HotpotQA items also serve the ablations, the position controls and the ranking probe; the graded tiers get items of their own (the moderate tier only items with a necessary
 hop to omit, so the soft tier takes the items without one first); the conflicts take the items left over first. FinQA records pass the sanity
 filter (``finqa_check``) and are drawn from the unbiased samples before the FinQANet
-error-case file; the moderate tier, which needs a program whose last step it can leave unshown (92 of the
-173: 48 with an intermediate denominator, base or conversion, preferred, and 44 one-step
+error-case file; the moderate tier, which needs a program whose last step it can leave unshown (91 of the
+173: 47 with an intermediate denominator, base or conversion, preferred, and 44 one-step
 shares), takes its records first, then the mechanical split; the conflicts take the records left over
 first, then (as for HotpotQA) those of the other FinQA splits.
 """
