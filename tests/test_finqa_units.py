@@ -426,3 +426,12 @@ def test_the_builder_writes_what_the_readers_of_8_december_read(item_id, bad, go
 
 def test_a_count_with_its_scale_is_grouped():
     assert _said("SLB/2012/page_56.pdf-1")[0] == "1,152 million"
+
+
+def test_a_figure_per_share_is_said_per_share_and_a_date_once():
+    answer, reasoning, _ = _said("PPG/2012/page_29.pdf-2")
+    assert answer == "$92 per share" and reasoning.endswith("92 / 1 = 92, or $92 per share.")
+    assert fu.unit_misread("The ratio of the cost to the shares is 92 / 1 = 92.", "$92 per share",
+                           "What was the average cost per share?")
+    reasoning = _said("PKG/2002/page_52.pdf-1")[1]
+    assert reasoning.count("January 1, 2000") == 1 and "multiplied by" not in reasoning

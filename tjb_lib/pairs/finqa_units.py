@@ -249,11 +249,13 @@ def scale_stated(sentences: tuple[str, ...], answer: str, evidence: list[str],
     question asks in millions (``asked``) and a line prints its figures bare ("Stock options
     were 9 in 2018"), never a note on where the scale comes from ("in millions as the
     question states"). A figure no line or question scales is stated as the table prints it,
-    never with a sentence on the scale the table lacks."""
+    never with a sentence on the scale the table lacks. A figure per share is said per share
+    ("92 / 1 = 92, or $92 per share": readers stopped at a bare "92" for a price)."""
     if not sentences:
         return sentences
     last, lead, note = sentences[-1].removesuffix(".").partition(SIGN_NOTE)
-    if asked in ("thousand", "million", "billion") and unscaled_lines(answer, evidence, ""):
+    if asked in ("thousand", "million", "billion") and unscaled_lines(answer, evidence, "") \
+            or asked == "per share" and answer.strip().endswith(asked) and asked not in last:
         return (*sentences[:-1], f"{last}, or {answer.strip()}{lead}{note}.")
     return sentences
 
@@ -555,8 +557,11 @@ def result_tagged(reasoning: str) -> list[str]:
 def unit_misread(reasoning: str, answer: str, question: str) -> list[str]:
     """A figure in a unit no analyst writes it in: "34,444 thousand" where the question does
     not ask in thousands (``in_millions``), an index in dollars ("the S&P 500 Index moved from
-    $63.45"), "for year ended" without its article, a count answered as "1152 million"."""
+    $63.45"), "for year ended" without its article, a count answered as "1152 million", a
+    figure per share worked out to a bare "92"."""
     thousands = [] if re.search(r"\bthousands?\b", question, re.I) else \
         [m.group(0) for m in _THOUSANDS.finditer(reasoning)]
-    return thousands + _INDEX_DOLLARS.findall(reasoning) \
+    bare = [answer.strip()] if answer.strip().endswith("per share") \
+        and "per share" not in reasoning else []
+    return thousands + bare + _INDEX_DOLLARS.findall(reasoning) \
         + _YEAR_ENDED.findall(reasoning) + _UNGROUPED.findall(answer.strip())

@@ -944,6 +944,12 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     names["since"] = f" {when(since)}" if since else ""
     m, at = what(a.figure) if a.figure is not None else (None, None)
     names.update(s=named(m) if m and at else x, at=f" {on_date(at)}" if m and at else "")
+    dated = _DATED_TAIL.search(x)
+    if pool is MULTIPLY and dated and y.endswith(dated.group(0)):   # the date said once, never
+        when_, x0, y0 = dated.group(1), x[:dated.start()], y[:-len(dated.group(0))]  # "The
+        pool = (f"{when_[:1].upper() + when_[1:]}, multiplying {x0} by {y0} gives {{eq}}.",  # options
+                f"Multiplying {x0} by {y0} {when_} gives {{eq}}.")      # at January 1, 2000
+                                                         # multiplied by the ... at January 1, 2000 are"
     if pool is SHARE_IN_PERIOD:                      # "In 2015, EMEA was 3122 / 408547 = 1%
         (part, p), (whole, _) = what(a.figure), what(b.figure)        # of total operating
         names.update(period=when(p)[:1].upper() + when(p)[1:], part=part, whole=whole,
@@ -1036,6 +1042,8 @@ def _before(i: int, omitted: frozenset[int]) -> int | None:
     return max((j for j in range(i) if j not in omitted), default=None)
 
 
+#: the date a label ends on ("options at January 1, 2000")
+_DATED_TAIL = re.compile(r" ((?:at|in|as of|on) (?:[A-Z][a-z]+ \d{1,2}, )?(?:19|20)\d\d)$")
 #: a value in brackets read out again at once ("the change in rates (-1.8) is -1.8 / 5.3")
 SAID_TWICE = re.compile(r" \((-?\$?[\d.,]*\d%?)\)(,? (?:is|are|was|were) \1 )")
 _VALUED = re.compile(r"(.+), (-?\$?[\d.,]*\d%?),$")
