@@ -306,6 +306,8 @@ def test_a_label_reads_as_a_noun_with_its_article():
                           "from 2013 to 2014 is -55267 / 911507 = -6.1%.",
      "As a share of the 2013 level, the change in total assets of -55,267 from 2013 to 2014 is "
      "-55267 / 911507 = -6.1%."),
+    (fu.long_bare_figure, "Since the change in total sales over 2012-2013 is -3234, its share",
+     "Since the change in total sales over 2012-2013 is -3,234, its share of the 2012 level"),
 ])
 def test_what_the_readers_of_7_december_stopped_at_is_a_rule(rule, bad, good):
     assert rule(bad) and not rule(good)

@@ -450,7 +450,7 @@ _COMMA_NET = re.compile(r"\b[a-z]+, (?:net|per share|per unit)\b(?! of)")
 _BARE_COUNT = re.compile(r"\b[Aa]verage(?:d)? over \d+(?:\.\d+)?\b(?! (?:years|quarters|months)\b)")
 _REACHED_FALL = re.compile(r"\breached \$?[\d,.]+[^.:;]*: -?[\d.]+ - [\d.]+ = -[\d.]")
 _DATE_THEN_OF = re.compile(r"\b(?:as of|at) [A-Z][a-z]+ \d{1,2}, (?:19|20)\d\d of [a-z]")
-_LONG_FIGURE = re.compile(r"(?<![\d,.])-?\d{5,}(?:\.\d+)?(?![\d,])")
+_LONG_FIGURE = re.compile(r"(?<![\d,.])-?(?!(?:19|20)\d\d(?!\d|\.\d))\d{4,}(?:\.\d+)?(?!\d|,\d)")
 
 
 def index_unnamed(reasoning: str) -> list[str]:
@@ -483,8 +483,9 @@ def date_before_qualifier(reasoning: str) -> list[str]:
 
 
 def long_bare_figure(reasoning: str) -> list[str]:
-    """A figure of five digits or more stated in the prose without thousands separators
-    ("the change in total assets of -55267"); an equation's operands and result stay plain."""
+    """A figure of four digits or more (not a year) stated in the prose without thousands
+    separators ("the change in total assets of -55267", "is -3234, its share"); an
+    equation's operands and result stay plain."""
     found = []
     for m in _LONG_FIGURE.finditer(reasoning):
         before, after = reasoning[max(0, m.start() - 3):m.start()], reasoning[m.end():m.end() + 3]

@@ -678,9 +678,9 @@ def named(series: str | None) -> str | None:
 def amount(o: Operand, index: bool = False) -> str:
     """A figure as the words around an equation state it: with the "$", the "%", the thousands
     separators and the scale its line or table gives ("$26,410 thousand", "1.5 million"), a
-    count of five digits or more grouped ("from 5,540,000 to 6,535,365"), an ``index`` in points ("from 63.45", never
-    "$63.45"), so that no figure of the working reads without its unit; the operand as printed
-    where it has none."""
+    figure of four digits or more grouped ("from 9,165 in 2000", "from 5,540,000 to
+    6,535,365"), an ``index`` in points ("from 63.45", never "$63.45"), so that no figure of
+    the working reads without its unit; the operand as printed where it has none."""
     f, text = o.figure, o.text
     if f is None:
         return text
@@ -689,7 +689,7 @@ def amount(o: Operand, index: bool = False) -> str:
         return text
     if m and f.unit == "$":
         text = f"{m.group(1)}${int(m.group(2)):,}{m.group(3) or ''}"
-    elif m and (f.scale and len(m.group(2)) > 3 or len(m.group(2)) > 4):
+    elif m and len(m.group(2)) > 3:
         text = f"{m.group(1)}{int(m.group(2)):,}{m.group(3) or ''}"
     elif m and f.unit == "%":
         return f"{text}%"                             # "from 2.36% in 2017", never "2.36"
@@ -697,9 +697,9 @@ def amount(o: Operand, index: bool = False) -> str:
 
 
 def grouped(text: str) -> str:
-    """A bare figure of five digits or more with its thousands separators, as prose states
-    it ("-55,267"); any other text as it is (an equation keeps its plain operands)."""
-    m = re.fullmatch(r"(-?)(\d{5,})(\.\d+)?", text.strip())
+    """A bare figure of four digits or more with its thousands separators, as prose states
+    it ("-55,267", "-3,234"); any other text as it is (an equation keeps its plain operands)."""
+    m = re.fullmatch(r"(-?)(\d{4,})(\.\d+)?", text.strip())
     return f"{m.group(1)}{int(m.group(2)):,}{m.group(3) or ''}" if m else text
 
 
