@@ -141,7 +141,8 @@ def test_a_return_on_a_base_of_100_reads_as_one_and_a_skipped_step_shows_as_skip
     full = finqa_candidate(lkq).reasoning
     assert all(not finqa_rules.bare_base(s) and not finqa_rules.templated(s) for s in full)
     assert "base of 100" in full[0] and "gain of 204 - 100 = 104" in full[0]
-    assert "the return on the S&P 500 Index (78%)" in full[-1]
+    assert "the return on the S&P 500 Index from the return on LKQ Corporation gives 104% - 78%" \
+        in full[-1]                                 # the return's value in its equation alone
     short = finqa_candidate(lkq, omit={2}).reasoning
     assert len(short) == 4 and "S&P 500 Index" in short[2]          # the skipped step's figures,
     assert "178" in short[2] and "78 / 100 = 78%" in short[2]       # underived, none nested
@@ -203,7 +204,8 @@ def test_a_change_of_unit_names_the_units_and_the_answer_carries_its_own():
     c = finqa_candidate(aon)
     assert c.answer == "$719.7 per share"
     assert "2 million" in c.reasoning[0] and "in full" in c.reasoning[0].lower()
-    assert "the total cost of these repurchases in full (2000000)" in c.reasoning[1]
+    assert "the total cost of these repurchases in full to the shares is 2000000 / 2779" \
+        in c.reasoning[1]
     assert not any(finqa_rules.base_first(s) for s in c.reasoning)
     assert not any(finqa_rules.templated(s) for s in c.reasoning)
 

@@ -25,7 +25,8 @@ from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, counted, dollars, 
 from tjb_lib.pairs.closing import close
 from tjb_lib.pairs.finqa_labels import label_problem, reasoning_problem
 from tjb_lib.pairs.finqa_units import (mid_sentence_the, period_label, place_measured, rate_unit,
-                                       scale_stated, sign_noted, unglued, vocabulary)
+                                       scale_stated, sign_noted, unglued, vocabulary,
+                                       question_named, in_millions)
 from tjb_lib.pairs.reasoning import (compared_value, comparative, joined,
                                      missing_values, unused_hops)
 from tjb_lib.pairs.reasoning import steps as reasoning_steps
@@ -447,9 +448,11 @@ def finqa_steps(item: FinQAItem, r: random.Random, lines: list[str],
     """One sentence per step of ``steps`` (default: the gold program) not in ``omit``, saying
     what its numbers are; the phrasings are drawn by ``r`` in step order, one draw per step.
     ``lines``: the candidate's evidence texts (``finqa_evidence``), which say a figure's sign."""
-    figs = place_measured(figures(item.gold_inds, item.table), item.question)
+    figs = question_named(place_measured(figures(item.gold_inds, item.table), item.question),
+                          asked(item))
     words = vocabulary(item.table, [t for _, t in item.gold_inds])
-    return tuple(unglued(sign_noted(period_label(mid_sentence_the(s)), lines), words)
+    return tuple(unglued(sign_noted(in_millions(period_label(mid_sentence_the(s)), item.question),
+                                    lines, figs), words)
                  for s in step_sentences(steps or item.steps, figs, r, frozenset(omit)))
 
 
@@ -501,11 +504,15 @@ def with_unit(item: FinQAItem, answer: str) -> str:
     return f"{answer} {word}"
 
 
+def asked(item: FinQAItem) -> str:
+    """The question as the task prints it: cased, names kept ("European cruise guests")."""
+    return sentence_case(clean_line(re.sub(r"\s*(?:\\+n\s*)+", " ", item.question)),
+                         ticker(item)).rstrip(" ?.,")     # a literal "\n" left in FinQA
+
+
 def finqa_task(item: FinQAItem) -> str:
     lines = "\n".join(f"- {e.text}" for e in finqa_evidence(item))
-    question = sentence_case(clean_line(re.sub(r"\s*(?:\\+n\s*)+", " ", item.question)),
-                             ticker(item)).rstrip(" ?.,")     # a literal "\n" left in FinQA
-    return f"{question}?\n\nFrom {filing_title(item)}:\n{lines}"
+    return f"{asked(item)}?\n\nFrom {filing_title(item)}:\n{lines}"
 
 
 # ----------------------------------------------------------------------------- HumanEval

@@ -65,6 +65,8 @@ from tjb_lib.pairs.finqa_units import (count_unnamed, doubled_at, entity_as_meas
                                        unit_missing, unscaled_lines, vocabulary)
 from tjb_lib.pairs.finqa_units import (bare_count, comma_qualifier, date_before_qualifier,
                                        fall_reached, index_unnamed, long_bare_figure)
+from tjb_lib.pairs.finqa_units import (label_capitalised, result_tagged, row_for_quantity,
+                                       unit_misread)
 from tjb_lib.pairs.finqa_units import label_soup as soup_in_sentence
 from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
 from tjb_lib.records import Pair
@@ -350,7 +352,7 @@ def pair_problems(p: Pair) -> list[str]:
             out.append(f"quoted sub-span ({side}): {q}")
         for soup in label_soup(part["reasoning"]):
             out.append(f"label soup ({side}): {soup}")
-        reasoning = part["reasoning"]
+        reasoning, question = part["reasoning"], p.task.split("\n")[0]
         answer = part["answer"].split("\n")[0].removeprefix("Answer:").strip()
         if unitless_answer(p.task.split("\n")[0], answer, p.meta.get("program", "")) or (
                 item is not None and unitless_money(item, answer)) \
@@ -434,7 +436,14 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a date before the row it qualifies",
                              date_before_qualifier(reasoning)),
                             ("a long figure without separators in prose",
-                             long_bare_figure(reasoning))):
+                             long_bare_figure(reasoning)),
+                            ("a capitalised label inside a sentence",
+                             label_capitalised(reasoning, question, part["evidence"])),
+                            ("a row for the quantity the question names",
+                             row_for_quantity(reasoning, question)),
+                            ("a result tagged onto its name", result_tagged(reasoning)),
+                            ("a figure in a unit no analyst writes",
+                             unit_misread(reasoning, answer, question))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
         if base_unshown(reasoning, part["evidence"]):
             out.append(f"a base of 100 the evidence never gives ({side})")
