@@ -6,7 +6,7 @@ mechanical HotpotQA items also serve the ablations, the position controls and th
 hop to omit, so the soft tier takes the items without one first); the conflicts take the items left over first. FinQA records pass the sanity
 filter (``finqa_check``) and are drawn from the unbiased samples before the FinQANet
 error-case file; the moderate tier, which needs a program whose last step it can leave unshown (91 of the
-173: 47 with an intermediate denominator, base or conversion, preferred, and 44 one-step
+173: 49 with an intermediate denominator, base or conversion, preferred, and 42 one-step
 shares), takes its records first, then the mechanical split; the conflicts take the records left over
 first, then (as for HotpotQA) those of the other FinQA splits.
 """
