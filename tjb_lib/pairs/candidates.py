@@ -22,7 +22,7 @@ from tjb_lib.pairs.finqa_gold import base_row, gold_problem, money_unit, stated_
 from tjb_lib.pairs.finqa_voice import (answer_text, arg_text, counted, dollars, op_name, operands,
                                        period_clash, result_text, step_sentences, unit_asked,
                                        unnamed)
-from tjb_lib.pairs.closing import close
+from tjb_lib.pairs.closing import close, qualified
 from tjb_lib.pairs.finqa_labels import label_problem, reasoning_problem
 from tjb_lib.pairs.finqa_units import (mid_sentence_the, period_label, place_measured, rate_unit,
                                        scale_stated, sign_noted, unglued, vocabulary)
@@ -218,6 +218,7 @@ def hotpot_candidate(item: HotpotItem, r: random.Random | None = None, *,
             seen.add(tuple(_tokens(e.text)))
             ev.append(e)
     text = capitals.item_text(item)          # decides a joined word's case (``capitals``)
+    ans = qualified(ans, text)               # "Answer: 20" read against "the answer is more than 20"
     if reasoning == "specific":
         support = {h: hop_sentences(item, h) for h in hops(item)}
         order = hops(item)
