@@ -115,3 +115,10 @@ def test_a_filmography_keeps_the_credit_that_links():
                                                'Jackson Storm in "Cars 3"')
     two = 'Sam is known for Ann in "A" and Bo in "B"'
     assert credits_cut(two, names, names) == two          # fewer than three credits: no run
+
+
+def test_the_generic_side_keeps_a_bridge_hops_link_to_the_answer(items):
+    item = items["5a7ddc5a5542995f4f4022da"]      # both schools are in Wichita
+    generic = hotpot_candidate(item, reasoning="generic")
+    assert "Bishop Carroll Catholic High School is a private high school located in Wichita" in \
+        generic.reasoning[0]
