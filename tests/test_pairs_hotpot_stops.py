@@ -32,6 +32,16 @@ OLD = [
     ("5abd01205542992ac4f3819b", "Mummulgum is located on Shannon Brook between Tenterfield and "
      "Casino on the Bruxner Highway. Casino lies on the banks of the Richmond River, so the river "
      "is Richmond.", "name without the noun its text gives it"),
+    ("5add405f5542992c1e3a2581", "The Masters and Johnson research team pioneered research into "
+     "the nature of human sexual response. Patterns of Sexual Behavior has been called a "
+     "\"classic\" of its field, provided the foundation for the later research of Masters and "
+     "Johnson, so the answer is Patterns of Sexual Behavior.",
+     "relative clause's verb as the main verb"),
+    ("5a89f5815542993b751ca9c5", "The Magical Legend of the Leprechauns is a 1999 Hallmark "
+     "Entertainment made-for-TV fantasy movie; Caroline Carver is an English actress, "
+     "screenwriter, and producer best known for roles such as Princess Jessica in the TV film "
+     "\"The Magical Legend of the Leprechauns\" (1999), Ingrid in \"The Aryan Couple\", and Sandy "
+     "in \"My First Wedding\", so the role is Princess Jessica.", "padded tail"),
     ("5a8133725542995ce29dcbdb", "Henry Roth was an American novelist and short story writer. "
      "Robert Erskine Childers DSC was a British writer, so Robert Erskine Childers DSC was from "
      "England.", "post-nominals in the closing"),

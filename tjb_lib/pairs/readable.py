@@ -298,6 +298,11 @@ ECHOED_SLIP = re.compile(r", so the [a-z]+ of the [a-z]+ [a-z]+ing\b[^,]* and (?
 CLIPPED_LIST = re.compile(r"(?<!,) and others\b")
 
 
+# A relative clause's verb taken for the main verb, its "which" lost: two finite verbs spliced by
+# a comma ("Patterns of Sexual Behavior has been called a "classic" of its field, provided the
+# foundation ...", an N of the blind readers of 7 December).
+LOST_RELATIVE = re.compile(r"^[A-Z][^,;]*? (?:has|have|had) been [a-z]+ [^,;]+, (?:provided|was|is|were|"
+                           r"became|made|served|won|gave|led)\b")
 # A yes/no closing on "they" ("so yes, they are both described as a genus"): where a side drops
 # a hop, nothing it says names what "they" means (blind readers of 7 December).
 THEY_CLOSING = re.compile(r", so (?:yes|no), they\b")
@@ -435,6 +440,8 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
                 out.append(("colon lead-in", s))
             if CLIPPED_LIST.search(s):
                 out.append(("list clipped to and others", s))
+            if LOST_RELATIVE.search(s):
+                out.append(("relative clause's verb as the main verb", s))
             if THEY_CLOSING.search(s):
                 out.append(("they never named in a yes/no closing", s))
             if semicolon_run(s):

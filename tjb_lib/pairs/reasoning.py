@@ -196,6 +196,8 @@ def _clause(text: str, target: str | None) -> str:
         text = f"{subject} {rest}"
         v = _verb(text)
     s = re.match(r"^(.+?), (.+?),?$", subject)
+    if s and s.group(2) in ("which", "who", "that", "whom"):
+        s = None      # the verb found is the relative clause's: "S, which has been called X, provided"
     if s and re.match(r"^(?:An?|The) [a-z]", s.group(1)) and s.group(2)[:1].isupper():
         s = None                                     # "A former mill town, Bolton has ..."
         text = subject.split(", ", 1)[1] + " " + rest
@@ -643,7 +645,7 @@ def _idle_first(part: str, item: HotpotItem) -> str:
 
 # A credit: a role or a work and the work it is in ("Prince Andrew Alcott in "Mirror Mirror"",
 # "the title character in the adventure film "The Lone Ranger"").
-_CREDIT = re.compile(r"(?:and )?[^,;\"“]{1,60}? in (?:[\w'’-]+ ){0,4}[\"“][^\"”]+[\"”]")
+_CREDIT = re.compile(r"(?:and )?[^,;\"“]{1,60}? in (?:[\w'’-]+ ){0,4}[\"“][^\"”]+[\"”](?: \(\d{4}\))?")
 
 
 # The first credit of a run, after the words that open it ("known for his portrayal of ...").
