@@ -48,6 +48,16 @@ def test_the_datasheet_carries_the_audit_figures(shipped_audit):
     assert audit.datasheet_block(text) == audit.markdown(*shipped_audit)
 
 
+def test_the_moderate_finqa_figure_counts_the_kind_of_step_left_unshown(shipped_audit):
+    """The datasheet states which kind of step the FinQA moderate tier leaves unshown."""
+    by = {a.split: a for a in shipped_audit[0]}
+    note = by["moderate_finqa"].notes[0]
+    assert note.startswith("step left unshown: denominator ")
+    counts = dict(part.rsplit(" ", 1) for part in note.split(": ", 1)[1].split(", "))
+    assert list(counts) == ["denominator", "base", "conversion", "other"]
+    assert sum(map(int, counts.values())) == 50 and counts["other"] == "0"
+
+
 def test_a_fixed_sentence_on_one_side_is_a_breach(items):
     soft = load_split("soft_hotpotqa")
     tell = [dataclasses.replace(p, cited=p.cited.replace(

@@ -44,8 +44,10 @@ def test_the_closing_is_the_question_answered(question, answer, said):
 
 
 def test_a_dropped_hop_is_not_named_in_the_closing():
+    """A side that drops a hop closes on the bare answer: "they" named no one (blind readers of 7
+    December: "so yes, they are both described as a genus")."""
     q = "Are Local H and For Against both from the United States?"
-    assert statement(q, "yes", ("Local H",)) == "yes, they are both from the United States"
+    assert statement(q, "yes", ("Local H",)) == "the answer is yes"
     assert close("For Against is a band from Nebraska", q, "yes") == (
         "For Against is a band from Nebraska, so yes, Local H and For Against are both from the "
         "United States.")

@@ -2,8 +2,6 @@
 defect it names and passes clean text) and the builder behaviour they hold the splits to."""
 from __future__ import annotations
 
-import collections
-
 import pytest
 
 from tjb_lib.pairs import finqa_rules
@@ -13,8 +11,6 @@ from tjb_lib.pairs.candidates import finqa_candidate, finqa_check, finqa_task, y
 from tjb_lib.pairs.filing import figures, mid
 from tjb_lib.pairs.filing_prose import evidence_line, row_sentence, sentence_case
 from tjb_lib.pairs.finqa_voice import answer_text
-from tjb_lib.pairs.graded import finqa_omission, omission_problems
-from tjb_lib.seeds import SEED
 
 TABLE = (("(in millions)", "2012", "2011", "2010"),
          ("Net sales", "$47,182", "$46,499", "$45,803"),
@@ -145,7 +141,8 @@ def test_a_return_on_a_base_of_100_reads_as_one_and_a_skipped_step_shows_as_skip
     full = finqa_candidate(lkq).reasoning
     assert all(not finqa_rules.bare_base(s) and not finqa_rules.templated(s) for s in full)
     assert "base of 100" in full[0] and "gain of 204 - 100 = 104" in full[0]
-    assert "the return on the S&P 500 Index (78%)" in full[-1]
+    assert "the return on the S&P 500 Index from the return on LKQ Corporation gives 104% - 78%" \
+        in full[-1]                                 # the return's value in its equation alone
     short = finqa_candidate(lkq, omit={2}).reasoning
     assert len(short) == 4 and "S&P 500 Index" in short[2]          # the skipped step's figures,
     assert "178" in short[2] and "78 / 100 = 78%" in short[2]       # underived, none nested
@@ -207,7 +204,8 @@ def test_a_change_of_unit_names_the_units_and_the_answer_carries_its_own():
     c = finqa_candidate(aon)
     assert c.answer == "$719.7 per share"
     assert "2 million" in c.reasoning[0] and "in full" in c.reasoning[0].lower()
-    assert "the total cost of these repurchases in full (2000000)" in c.reasoning[1]
+    assert "the total cost of these repurchases in full to the shares is 2000000 / 2779" \
+        in c.reasoning[1]
     assert not any(finqa_rules.base_first(s) for s in c.reasoning)
     assert not any(finqa_rules.templated(s) for s in c.reasoning)
 
@@ -256,18 +254,22 @@ def test_figures_are_named_by_what_they_are_or_the_record_is_dropped():
     assert [e.text for e in c.evidence] == [row_sentence(TABLE, 1)]   # only the row it reads
 
 
-def test_the_omitted_moderate_step_varies_over_the_intermediate_steps():
-    usable = [i for i in load_finqa() if finqa_check(i) is None]
-    several = [i for i in usable
-               if sum(not omission_problems(i, k) for k in range(len(i.steps))) >= 2]
-    assert several
-    chosen = collections.Counter()
-    for i in several:
-        first = min(k for k in range(len(i.steps)) if not omission_problems(i, k))
-        k, _ = finqa_omission(i, SEED)
-        assert finqa_omission(i, SEED) == (k, _)                  # seeded
-        chosen[k == first] += 1
-    assert chosen[False] > 0 and chosen[True] > 0, chosen
+def test_a_partial_sum_left_unused_before_a_total_is_caught():
+    """Readers read "385 + 383 = 768." followed by a total of 1148 as an addend dropped."""
+    for bad in ("The sum of the contributions in 2014 and 2013 is 385 + 383 = 768. Since the "
+                "combined contributions for 2012, 2013 and 2014 are 1148, the average over the 3 "
+                "years is 1148 / 3 = 382.7.",
+                "Adding the total goodwill and the total customer-related intangible assets gives "
+                "13536 + 4091 = 17627. The sum of the three is 18,658, which as a share of the "
+                "total assets acquired is 18658 / 19427 = 96%."):
+        assert finqa_rules.unused_partial_sum(bad), bad
+    for good in ("The sum of the contributions in 2014 and 2013 is 385 + 383 = 768. Adding the "
+                 "contributions in 2012 gives 768 + 380 = 1148. Averaged over the 3 years, that "
+                 "is 1148 / 3 = 382.7.",
+                 "Adding the goodwill and the intangible assets gives 13,536 + 4,091 = 17,627. As "
+                 "a share of the total assets acquired, that is 17627 / 19427 = 90.7%.",
+                 "Adding the reserve for losses in 2012 and 2011 gives 43 + 47 = 90."):
+        assert not finqa_rules.unused_partial_sum(good), good
 
 
 @pytest.mark.parametrize("name", ["mechanical_finqa", "moderate_finqa", "conflict"])

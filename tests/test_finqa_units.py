@@ -11,6 +11,7 @@ from tjb_lib.data import load_finqa
 from tjb_lib.pairs import finqa_units as fu, load_split
 from tjb_lib.pairs.candidates import finqa_candidate
 from tjb_lib.pairs.coherence import parts
+from tjb_lib.pairs.filing import Figure
 from tjb_lib.pairs.finqa_voice import with_the
 
 
@@ -86,9 +87,17 @@ def test_a_negative_used_as_a_negative_says_so():
     lines = ["Vested shares were (379)."]
     bad = "Adding granted shares and vested shares gives 203 + (-379) = -176."
     assert fu.sign_dropped(bad, lines) == ["379"]
-    noted = fu.sign_noted(bad, lines)
-    assert noted.endswith("= -176, with the filing's (379) as a negative.") \
-        and not fu.sign_dropped(noted, lines) and not fu.sign_template(noted)
+    vested = Figure(number=-379.0, printed="379", line=0, row="Vested", col="Shares")
+    noted = fu.sign_noted(bad, lines, [vested])                 # said where its label stands
+    assert noted == ("Adding granted shares and vested shares, a negative in the table, gives "
+                     "203 + (-379) = -176.")
+    assert not fu.sign_dropped(noted, lines) and not fu.sign_template(noted)
+    loose = fu.sign_noted(bad, lines)                           # no label: one short clause
+    assert loose.endswith("= -176, counting the 379 as a negative.") \
+        and not fu.sign_dropped(loose, lines) and not fu.sign_template(loose)
+    reasoning = _said("SNA/2012/page_110.pdf-2")[1]
+    assert "the vested shares, a negative in the table, gives 203 + (-379)" in reasoning \
+        and "filing's" not in reasoning
 
 
 def test_a_parenthesised_figure_subtracted_by_its_size_takes_no_note():
@@ -105,7 +114,9 @@ def test_the_tacked_on_parentheses_template_is_a_rule():
                             "amount it is 5.2.")
     assert fu.sign_template("1277 + (-466) = 811, counting the (466) the filing shows in "
                             "parentheses as -466.")          # the 7 December readers' template
-    assert not fu.sign_template("1277 + (-466) = 811, with the filing's (466) as a negative.")
+    assert fu.sign_template("1277 + (-466) = 811, with the filing's (466) as a negative.")
+    assert not fu.sign_template("Adding the investing activities in 2015, a negative in the "
+                                "table, gives 1277 + (-466) = 811.")     # the 8 December form
 
 
 @pytest.mark.parametrize("item_id, bad, good", [
@@ -179,13 +190,12 @@ def test_a_negative_added_back_says_so():
     assert fu.sign_dropped(bad, lines) == ["21"]
     assert not fu.sign_dropped(fu.sign_noted(bad, lines), lines)
     reasoning, evidence = _said("PPG/2008/page_52.pdf-1")[1:]
-    assert reasoning.endswith("= 120, or $120 million, with the filing's (21) added without "
-                              "its sign.")
+    assert "the settlements in 2008, shown in parentheses, and the balance at December 31 in " \
+        "2008" in reasoning and reasoning.endswith("21 + 99 = 120, or $120 million.")
     assert not fu.sign_dropped(reasoning, evidence) and not fu.machinery_named(reasoning)
     two = fu.sign_noted("Together they come to 5536 + 38519 = 44055.",
                         ["Current liabilities were (5,536).", "Other liabilities were (38,519)."])
-    assert two.endswith("= 44055, with the filing's (5,536) and (38,519) added without their "
-                        "signs.")
+    assert two.endswith("= 44055, counting the 5,536 and the 38,519 without their parentheses.")
 
 
 @pytest.mark.parametrize("split", ["mechanical_finqa", "moderate_finqa", "conflict"])
@@ -296,6 +306,8 @@ def test_a_label_reads_as_a_noun_with_its_article():
                           "from 2013 to 2014 is -55267 / 911507 = -6.1%.",
      "As a share of the 2013 level, the change in total assets of -55,267 from 2013 to 2014 is "
      "-55267 / 911507 = -6.1%."),
+    (fu.long_bare_figure, "Since the change in total sales over 2012-2013 is -3234, its share",
+     "Since the change in total sales over 2012-2013 is -3,234, its share of the 2012 level"),
 ])
 def test_what_the_readers_of_7_december_stopped_at_is_a_rule(rule, bad, good):
     assert rule(bad) and not rule(good)
@@ -307,8 +319,10 @@ def test_what_the_readers_of_7_december_stopped_at_is_a_rule(rule, bad, good):
                                                     "derivatives went from 3 in 2016"),
     ("AMT/2006/page_113.pdf-3", "2004 of employee", "the liability of employee separations as "
                                                     "of December 31, 2004"),
-    ("BKR/2017/page_56.pdf-3", "shows in parentheses", "with the filing's (515) as a negative."),
-    ("V/2008/page_17.pdf-1", "Averaged over 5,", "the total transactions of American Express (5)"),
+    ("BKR/2017/page_56.pdf-3", "with the filing's (515)",
+     "the financing activities in 2015, a negative in the table, gives 811 + (-515)"),
+    ("V/2008/page_17.pdf-1", "Averaged over 5,", "Averaged over the total transactions of American "
+                                                 "Express, the payments volume"),
 ])
 def test_the_builder_writes_what_the_readers_of_7_december_read(item_id, bad, good):
     reasoning = _said(item_id)[1]
@@ -316,3 +330,110 @@ def test_the_builder_writes_what_the_readers_of_7_december_read(item_id, bad, go
     assert not (fu.index_unnamed(reasoning) or fu.comma_qualifier(reasoning)
                 or fu.bare_count(reasoning) or fu.date_before_qualifier(reasoning)
                 or fu.sign_template(reasoning))
+
+
+# The strict readers of 8 December: a row for its quantity, a result tagged onto its name, a
+# figure in a unit no analyst writes; each a budget-0 rule the shipped pairs keep.
+@pytest.mark.parametrize("question, bad, good", [
+    ("What was map's 3 year growth of gasoline production?",
+     "The change in Gasoline from 2001 to 2003 is 776 - 748 = 28.",
+     "The change in gasoline production from 2001 to 2003 is 776 - 748 = 28."),
+    ("Is the weighted average useful life for trademarks greater than customer contracts?",
+     "The weighted average useful life of Trademarks is not larger than",
+     "The weighted average useful life of trademarks is not larger than"),
+    ("What is the mathematical range for European cruise guests from 2010-2014?",
+     "Between 2010 and 2014, European Cruise Guests moved from 5,540,000",
+     "Between 2010 and 2014, European cruise guests moved from 5,540,000"),
+])
+def test_a_capitalised_label_inside_a_sentence_is_a_rule(question, bad, good):
+    assert fu.label_capitalised(bad, question, []) and not fu.label_capitalised(good, question, [])
+    assert not fu.label_capitalised("the gain in Citi is 93.5", "the ratio for s&p 500 to citi?",
+                                    ["At 31-Dec-2017, CITI 193.5."])    # a series' name
+
+
+@pytest.mark.parametrize("question, bad, good", [
+    ("What was the percentage growth in sales of cabinets from 2016 to 2017?",
+     "The change in cabinets is 69.3 / 2397.8 = 2.9% of the 2016 level.",
+     "The change in sales of cabinets is 69.3 / 2397.8 = 2.9% of the 2016 level."),
+    ("What was the percentage change in the fair value of our foreign currency forward "
+     "contracts from 2008 to 2009?",
+     "Between 2008 and 2009, foreign currency forward contracts moved from $1.2 million",
+     "Between 2008 and 2009, the fair value of foreign currency forward contracts moved from"),
+    ("What is the percentage change in unaffiliated life insurance company from 2016 to 2017?",
+     "The unaffiliated life insurance company was 34,444 thousand in 2017",
+     "The amount for the unaffiliated life insurance company was 34.4 million in 2017"),
+])
+def test_a_row_for_the_quantity_the_question_names_is_a_rule(question, bad, good):
+    assert fu.row_for_quantity(bad, question) and not fu.row_for_quantity(good, question)
+
+
+@pytest.mark.parametrize("bad, good", [
+    ("The change in Gasoline (28) as a share of the 2001 level is 28 / 748 = 3.7%.",
+     "The change in gasoline production as a share of the 2001 level is 28 / 748 = 3.7%."),
+    ("Dividing the combined reserve for losses (90) by 2 gives the average, 90 / 2 = 45.",
+     "Dividing the combined reserve for losses by 2 gives the average, 90 / 2 = 45."),
+    ("Multiplied by 100, the change in net interest yield from 2016 to 2017, 0.11, gives "
+     "0.11 × 100 = 11 basis points.",
+     "The change in net interest yield from 2016 to 2017 is 0.11 percentage points, or "
+     "0.11 × 100 = 11 basis points."),
+    ("Since the change in net other intangible assets from 2003 to 2004 is -34,446, it is "
+     "-34446 / 1019749 = -3.4% of the 2003 level.",
+     "Since the change in net other intangible assets from 2003 to 2004 is -34,446, its share "
+     "of the 2003 level is -34446 / 1019749 = -3.4%."),
+    ("Written as a percentage, the ratio for gain on land sales is -0.446 × 100 = -44.6%.",
+     "As a percentage, that is -0.446 × 100 = -44.6%."),
+])
+def test_a_result_tagged_onto_its_name_is_a_rule(bad, good):
+    assert fu.result_tagged(bad) and not fu.result_tagged(good)
+    assert not fu.result_tagged("Adding the granted shares gives 203 + (-379) = -176.")
+
+
+@pytest.mark.parametrize("bad, good, answer", [
+    ("The unaffiliated company was 34,444 thousand in 2017", "was 34.4 million in 2017", "1.7%"),
+    ("Between 2008 and 2009, the S&P 500 Index moved from $63.45 to $79.90",
+     "Between 2008 and 2009, the S&P 500 Index moved from 63.45 to 79.90", "25.93%"),
+    ("the impairment reached $19.8 for year ended December 31, 2012",
+     "the impairment reached $19.8 for the year ended December 31, 2012", "$10.6 million"),
+    ("gives 1328 - 176 = 1152.", "gives 1328 - 176 = 1152.", "1,152 million"),
+])
+def test_a_figure_in_a_unit_no_analyst_writes_is_a_rule(bad, good, answer):
+    question = "What was the percentage change?"
+    assert fu.unit_misread(bad, "1152 million" if answer == "1,152 million" else answer, question)
+    assert not fu.unit_misread(good, answer, question)
+    assert not fu.unit_misread("moved from 338,240 thousand to 339,235 thousand", "995 thousand",
+                               "How many were issued in thousands?")   # the unit asked
+
+
+@pytest.mark.parametrize("item_id, bad, good", [
+    ("FBHS/2017/page_23.pdf-2", "change in cabinets", "change in sales of cabinets"),
+    ("UA/2009/page_50.pdf-2", ", foreign currency forward contracts moved",
+     "the fair value of foreign currency forward contracts"),
+    ("RE/2017/page_159.pdf-2", "34,444 thousand",
+     "the amount for the unaffiliated life insurance company"),
+    ("MRO/2003/page_45.pdf-3", "Gasoline", "gasoline production"),
+    ("RCL/2014/page_17.pdf-1", "European Cruise Guests", "European cruise guests"),
+    ("JPM/2015/page_137.pdf-3", "the foreign exchange in", "the foreign exchange hedges in 2015"),
+    ("MAS/2012/page_26.pdf-2", "$63.45", "63.45"),
+    ("ETFC/2012/page_43.pdf-1", "for year ended", "for the year ended December 31, 2012"),
+    ("PNC/2012/page_247.pdf-4", "losses (90)", "combined reserve for losses"),
+])
+def test_the_builder_writes_what_the_readers_of_8_december_read(item_id, bad, good):
+    answer, reasoning, _ = _said(item_id)
+    item = _items()[item_id]
+    question = item.question
+    assert bad not in reasoning and good in reasoning, reasoning
+    assert not (fu.row_for_quantity(reasoning, question) or fu.result_tagged(reasoning)
+                or fu.unit_misread(reasoning, answer, question))
+
+
+def test_a_count_with_its_scale_is_grouped():
+    assert _said("SLB/2012/page_56.pdf-1")[0] == "1,152 million"
+
+
+def test_a_figure_per_share_is_said_per_share_and_a_date_once():
+    answer, reasoning, _ = _said("PPG/2012/page_29.pdf-2")
+    assert answer == "$92 per share" and reasoning.endswith("92 / 1 = 92, or $92 per share.")
+    assert fu.unit_misread("The ratio of the cost to the shares is 92 / 1 = 92.", "$92 per share",
+                           "What was the average cost per share?")
+    reasoning = _said("PKG/2002/page_52.pdf-1")[1]
+    assert reasoning.count("January 1, 2000") == 1 and "multiplied by" not in reasoning

@@ -151,10 +151,10 @@ def test_graded_garbles_are_caught(rule, bad, good):
 
 def test_a_no_denies_the_pair():
     q = "Were the bands Skin Yard and Ostava from the U.S.?"
-    assert yes_no(q, "no", they=True) == "no, they were not both from the U.S."
-    assert yes_no(q, "yes", they=True) == "yes, they were from the U.S."
+    assert yes_no(q, "no") == "no, the bands Skin Yard and Ostava were not both from the U.S."
+    assert yes_no(q, "yes") == "yes, the bands Skin Yard and Ostava were from the U.S."
     same = "Were Goo Goo Dolls and Echosmith formed in the same city?"
-    assert yes_no(same, "no", they=True) == "no, they were not formed in the same city"
+    assert yes_no(same, "no") == "no, Goo Goo Dolls and Echosmith were not formed in the same city"
 
 
 def test_two_months_take_no_singular_noun():

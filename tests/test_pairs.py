@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from tjb_lib.pairs import coherence, finqa_rules, readable
+from tjb_lib.pairs import capitals, coherence, finqa_rules, readable
+from tjb_lib.pairs.closing import qualified
 from tjb_lib.pairs.audit import repeated_sentences
 from tjb_lib.data import load_finqa, load_hotpotqa
 from tjb_lib.pairs import SPLIT_NAMES, load_split
@@ -60,8 +61,10 @@ def hot():
 def stated_answer(item) -> str:
     """The answer a candidate states: the gold as given ("Bury St Edmunds," stripped), or the
     thing the evidence names where the gold is only the kind the question asks for
-    (``candidates.named_kind``)."""
-    return named_kind(item) or item.answer.strip().rstrip(",;:").strip()
+    (``candidates.named_kind``); a bare figure with the bound its paragraphs give it ("more
+    than 20", ``closing.qualified``), as its conclusion says it."""
+    return qualified(named_kind(item) or item.answer.strip().rstrip(",;:").strip(),
+                     capitals.item_text(item))
 
 
 def evidence_lines(text: str) -> list[str]:

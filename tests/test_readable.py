@@ -351,7 +351,7 @@ def test_a_title_line_is_no_use_of_a_name_and_an_upbringing_is_past(items):
     use without the article; "so the singer of "B Boy" is raised in Philadelphia": the tense."""
     from tjb_lib.pairs import capitals, closing
     cyclone = items["5a75f79555429976ec32bcca"]
-    assert closing._articled(cyclone.answer, capitals.item_text(cyclone)) == "the 1999 Odisha cyclone"
+    assert closing.articled(cyclone.answer, capitals.item_text(cyclone)) == "the 1999 Odisha cyclone"
     assert closing.where('Where is the singer of "B Boy" raised?', "Philadelphia") == (
         'the singer of "B Boy" was raised in Philadelphia')
     assert readable.BORN_NOW.search('so the singer of "B Boy" is raised in Philadelphia')

@@ -25,6 +25,7 @@ from tjb_lib import paths
 from tjb_lib.pairs.coherence import sentences, words
 from tjb_lib.data import load_hotpotqa
 from tjb_lib.pairs.chain_rules import as_read
+from tjb_lib.pairs.graded import UNSHOWN_KINDS
 from tjb_lib.pairs import SPLIT_NAMES, load_split, registry
 from tjb_lib.pairs.standalone import short_name
 from tjb_lib.pairs.strip import strip_artifacts
@@ -284,7 +285,8 @@ def audit_split(name: str, pairs: list[Pair], items: dict, seed: int = SEED) -> 
 def _construction(differs: str, pairs: list[Pair]) -> list[str]:
     """Figures of how a split was made that its datasheet states, by what its sides differ in:
     how closely the length control matches the full-citation side, how often natural pairs
-    reuse an item, which hop the moderate tier omits and how."""
+    reuse an item, which hop the moderate tier omits and how, which kind of step the FinQA
+    moderate tier leaves unshown (``graded.UNSHOWN_KINDS``)."""
     if differs == "padding":
         gaps = np.array([abs(p.meta["length_cited"] - p.meta["length_target"]) for p in pairs])
         return [f"length of the padded side against the full-citation side: median gap "
@@ -298,6 +300,11 @@ def _construction(differs: str, pairs: list[Pair]) -> list[str]:
         kinds = collections.Counter((p.meta["dropped_role"], p.meta["omission"]) for p in pairs)
         return ["omitted hop: " + ", ".join(f"{role} {how} {n}" for (role, how), n
                                              in sorted(kinds.items()))]
+    if differs == "omitted_sentences":
+        kinds = collections.Counter(p.meta["omitted_kind"] if p.meta["omitted_kind"]
+                                    in UNSHOWN_KINDS else "other" for p in pairs)
+        return ["step left unshown: " + ", ".join(f"{k} {kinds[k]}"
+                                                  for k in (*UNSHOWN_KINDS, "other"))]
     return []
 
 

@@ -48,9 +48,10 @@ def _fits(answer: str) -> bool:
             and not re.search(r"\b(?:is|are|was|were|could|would|will|can)\b", answer))
 
 
-def yes_no(question: str, answer: str, they: bool = False) -> str | None:
-    """"Are X and Y both P?" -> "no, X and Y are not both P" ("no, they are not both P" with
-    ``they``); None if the question has no such form."""
+def yes_no(question: str, answer: str) -> str | None:
+    """"Are X and Y both P?" -> "no, X and Y are not both P"; None if the question has no such
+    form. Never "they": where one side of a pair drops a hop, "so yes, they are both described
+    as a genus" named nothing for "they" to mean (blind readers of 7 December)."""
     m = re.match(rf"^({'|'.join(_NOT)}) (both )?(.+)$", _clean(question), re.I)
     if not m:
         return None
@@ -64,7 +65,7 @@ def yes_no(question: str, answer: str, they: bool = False) -> str | None:
                or (words[i][:1].islower() and words[i] not in _IN_NAME)), None)
     if at is None:
         return None
-    subject, predicate = "they" if they else " ".join(words[:at]), words[at:]
+    subject, predicate = " ".join(words[:at]), words[at:]
     if predicate[0] == "both":
         both, predicate = True, predicate[1:]
     if not predicate:
@@ -272,6 +273,17 @@ def _noun_is(noun: str, answer: str) -> str | None:
     return f"the {noun} {'are' if plural else 'is'} {answer}"
 
 
+def named_with_noun(noun: str, answer: str, text: str) -> str | None:
+    """The answer's full name where ``text`` (the item's) names it with the sought noun as part
+    of it ("the Richmond River" for "Richmond" and "river"): blind readers of 7 December stopped
+    at "so the river is Richmond" (and "the river is the Richmond River" echoes the noun:
+    ``phrasing.echoed_noun``); None where it does not."""
+    head = noun.split()[-1]
+    m = re.search(rf"\b(?:(the|The) )?{re.escape(answer)} {re.escape(head.capitalize())}\b", text) \
+        if re.fullmatch(r"[a-z]+", head) and answer[:1].isupper() else None
+    return f"{'the ' if m.group(1) else ''}{answer} {head.capitalize()}" if m else None
+
+
 # A thing that a "what type of ..." answer names one of ("documentary", "video game").
 _COUNTED = frozenset("film movie documentary game periodical magazine newspaper novel book band "
                      "group company series show program programme song album genus plant tree "
@@ -317,9 +329,9 @@ def article_dropped(claim: str, text: str) -> bool:
     """A claim that ends on a name without the article ``text`` (the item's paragraphs) always
     gives it ("the answer is French Open" where every use says "the 1974 French Open"; "are
     located in Canary Islands, Spain"): blind
-    readers stopped at it; ``_articled`` writes it."""
+    readers stopped at it; ``articled`` writes it."""
     m = _NAMED_CLAIM.search(claim)
-    return bool(m) and _articled(m.group("name"), text) != m.group("name")
+    return bool(m) and articled(m.group("name"), text) != m.group("name")
 
 
 # An answer that is a kind, not a name ("a pinball machine", "a minor basilica").
@@ -354,37 +366,47 @@ def statement(question: str, answer: str, avoid: tuple[str, ...] = (), text: str
     next (``slips.GLUED``) is not echoed; a noun the answer does not fit (``phrasing.echoed_noun``:
     "the sport is paracyclist") gives way to the next form, and a question's misspelt word is
     respelt ("the monach" -> "the monarch"). ``text``: the item's paragraphs."""
+    answer = POST_NOMINALS.sub("", answer)
     if GLUED.search(question):            # "formed in2014", "thanKing Horse": never echoed
         forms = []
     elif answer.lower() in ("yes", "no"):
-        forms = [yes_no(question, answer), yes_no(question, answer, they=True)]
+        forms = [yes_no(question, answer)]
     else:
         noun = sought_noun(question)
         forms = [census(answer), kind_of(question, answer, text),
-                 subject_question(question, answer),
+                 subject_question(question, articled(answer, text)),
                  what_is(question, answer),
-                 when(question, answer), where(question, _articled(answer, text)),
-                 _noun_is(noun, with_article(noun, _articled(answer, text), text))
+                 when(question, answer), where(question, articled(answer, text)),
+                 f"the answer is {named_with_noun(noun, answer, text)}"
+                 if noun and named_with_noun(noun, answer, text) else None,
+                 _noun_is(noun, with_article(noun, articled(answer, text), text))
                  if noun and not echoed_noun(noun, answer, text) else None]
     for said in map(respelt, filter(None, forms)):
         if said and not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)(?!['’]s? (?-i:[A-Z]))", said, re.I)
                             and n.lower() not in answer.lower() for n in avoid):
             return said
-    return f"the answer is {_articled(common_cased(answer, text), text)}"
+    return f"the answer is {articled(common_cased(answer, text), text)}"
+
+
+# Letters after a name for an honour or a degree ("Robert Erskine Childers DSC"): the answer
+# line gives the name as the item does, the closing's claim without them (blind readers of 7
+# December: "so Robert Erskine Childers DSC was from England").
+POST_NOMINALS = re.compile(r"(?:,? (?:DSC|DSO|OBE|CBE|MBE|KBE|GBE|DBE|QC|KC|FRS|KCB|GCB|DFC|AFC))+"
+                           r"(?=$|[ .,;])")
 
 
 def common_cased(answer: str, text: str) -> str:
     """A common phrase given as the answer, lowered mid-sentence ("the answer is anabolic
-    steroids", not "Anabolic steroids"): its first word common in ``text`` (the item's
-    paragraphs, ``capitals``) and every later word in lower case; a title ("My Bloody Valentine
-    3D") or a name as it is."""
+    steroids", not "Anabolic steroids"; "the answer is conscription", not "Conscription"): its
+    first word common in ``text`` (the item's paragraphs, ``capitals``) and every later word in
+    lower case; a title ("My Bloody Valentine 3D") or a name as it is."""
     rest = answer.split()[1:]
-    if not text or not rest or not all(w.islower() for w in rest):
+    if not text or not answer[:1].isupper() or not all(w.islower() for w in rest):
         return answer
     return capitals.lowered(answer, text)
 
 
-def _articled(answer: str, text: str) -> str:
+def articled(answer: str, text: str) -> str:
     """A name with the article ``text`` (the item's paragraphs) always gives it ("the New York
     Giants", "the Argand lamp"): blind readers stopped at "so the team is New York Giants".
     Only the name's own uses count (``whole_name_uses``), not a longer name or a modifier it
@@ -417,15 +439,19 @@ def whole_name_uses(name: str, text: str) -> list[str]:
     name's word or by a noun it modifies: only a stop, a function word or a verb of being may
     follow), the article before it ("the" / "The"; "the 1974 French Open" counts as "the"), or
     "" where it has none; a use in brackets ("Tenerife (Canary Islands, Spain)") or after a bare
-    year (the title "2011 French Open – Women's Singles") is no use, nor is a paragraph title on
+    year (the title "2011 French Open – Women's Singles") or after a capitalised word (the end of
+    a longer name, "the Second Battle of Guam") is no use, nor is a paragraph title on
     a line of its own ("1999 Odisha cyclone": readers stopped at "so the answer is 1999 Odisha
     cyclone")."""
     uses = []
     for m in re.finditer(rf"(?:\b(the|The) (?:\d{{4}} )?|(?<!\d ))(?<![\w'’&(-]){re.escape(name)}(?![\w'’&-])"
                          r"(?: ([A-Za-z0-9]\S*))?", text):
         after = m.group(2)
-        if text[m.start() - 1:m.start()] in ("\n", "") and text[m.end():m.end() + 1] in ("\n", ""):
-            continue                                                    # a title's own line
+        if text[m.start() - 1:m.start()] in ("\n", "") and re.match(r" \([^()\n]*\)$|$",
+                                                                  text[m.end():].split("\n", 1)[0]):
+            continue                                     # a title's own line, "Battle of Guam (1944)"
+        if not m.group(1) and re.search(r"(?<![.!?\n] )(?<!^)\b[A-Z][a-z]+ $", text[max(m.start() - 30, 0):m.start()]):
+            continue                          # a longer name's end: "the Second Battle of Guam"
         if after is None or after.lower().strip(",.;:)") in capitals.function_words():
             uses.append(m.group(1) or "")
     return uses

@@ -278,7 +278,8 @@ def when(period: str) -> str:
                 r"fourth|q[1-4])\b", low):
         period = re.sub(r"\b(Year|Years|Ended|Ending|Fiscal|Months)\b",       # "Year Ended ..."
                         lambda m: m.group(1).lower(), period)
-        return f"for {period}"
+        the = "the " if re.match(r"(?:years?|three|six|nine|twelve) (?:months )?end", low) else ""
+        return f"for {the}{period}"                   # "for the year ended ...", never "for year"
     if re.search(r"/|\b(?:%s|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b" % "|".join(MONTHS),
                  low):
         return f"at {period}"
@@ -679,11 +680,18 @@ def mid(text: str | None) -> str | None:
         return first.lower() + text[len(first):]
     if (re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)*", first)
             and first.lower().split("-")[0] not in PLACE_WORDS                 # "Asia-Pacific"
-            and first.lower() not in MONTHS and (rest or first.lower() in common_words())
-            and not any(re.fullmatch(r"[A-Z][a-z]+\W*", w) and w.lower().strip(",.") not in MONTHS
-                        for w in rest)):
-        return first.lower() + text[len(first):]
+            and first not in PEOPLES and first.lower() not in MONTHS
+            and (rest or first.lower() in common_words())
+            and (not any(re.fullmatch(r"[A-Z][a-z]+\W*", w) and w.lower().strip(",.") not in MONTHS
+                         for w in rest) or rest[0] in ("of", "for", "on"))):   # "value of Metavante
+        return first.lower() + text[len(first):]                             # stock awards"
     return text
+
+
+#: a people's or a region's adjective, which keeps its capital at a label's head ("European
+#: cruise guests", never "european")
+PEOPLES = frozenset("European American Asian African Canadian Chinese Japanese British German "
+                    "French Mexican Latin Brazilian Indian Australian Korean".split())
 
 
 def header(text: str) -> str | None:

@@ -107,7 +107,8 @@ def _places(x: str) -> int:
 def reuse_reprinted(reasoning: str) -> list[str]:
     """A result a step computes printed another way where a later step reuses it: FinQA's
     rounded figure after the step's own ("= 203.9%", then "204%"), where neither the
-    reasoning nor its own steps give that figure otherwise."""
+    reasoning nor its own steps give that figure otherwise; the result restated in its unit
+    ("= 0.420, or $0.42 per share") is no reuse."""
     results = {m.group(1).replace(",", "") + m.group(2) for m in re.finditer(
         r"= (-?\d[\d,]*(?:\.\d+)?)(%?)", reasoning)}
     out = []
@@ -117,6 +118,7 @@ def reuse_reprinted(reasoning: str) -> list[str]:
             x = n.group(1).replace(",", "")
             if n.group(2) == unit and x + unit not in results and _places(x) < _places(r) \
                     and float(x) == round(float(r), _places(x)) \
+                    and not reasoning[:n.start()].endswith(", or $") \
                     and not re.search(rf"(?<![\d.,]){re.escape(n.group(0))}(?![\d])",
                                       reasoning[:m.start()]):
                 out.append(f"{m.group(0)} reused as {n.group(0)}")

@@ -24,7 +24,9 @@ brackets ("interest rate Collar (fair value)"), percentages compared without the
 lower case ("masco stood at 318.46"), a base of 100 no evidence line gives, and "Together, the
 combined ...". Then a unit the rescaling does not give ("139549 / 1000 = 139.549 in thousands"
 for a balance printed with no unit), a change of unit as a sentence of its own ("The product
-(29889860) is 29889860 / 1000000 = 29.9 in millions.") and a literal "\\n" in the question.
+(29889860) is 29889860 / 1000000 = 29.9 in millions.") and a literal "\\n" in the question;
+a partial sum left unused before the total a later step reads ("385 + 383 = 768. Since the
+combined contributions ... are 1148").
 And the strict readers' second pass (``finqa_units``): a figure without its unit, a place or a
 verb as the measure, label soup in a sentence, a source glitch kept, a negative added or
 subtracted without a word on its sign; and their third pass: a sentence on the scale a table
@@ -63,6 +65,8 @@ from tjb_lib.pairs.finqa_units import (count_unnamed, doubled_at, entity_as_meas
                                        unit_missing, unscaled_lines, vocabulary)
 from tjb_lib.pairs.finqa_units import (bare_count, comma_qualifier, date_before_qualifier,
                                        fall_reached, index_unnamed, long_bare_figure)
+from tjb_lib.pairs.finqa_units import (label_capitalised, result_tagged, row_for_quantity,
+                                       unit_misread)
 from tjb_lib.pairs.finqa_units import label_soup as soup_in_sentence
 from tjb_lib.pairs.finqa_labels import text_problems as label_text_problems
 from tjb_lib.records import Pair
@@ -309,6 +313,23 @@ def rescale_alone(reasoning: str) -> list[str]:
     return _RESCALE_ALONE.findall(reasoning)
 
 
+_SUM = re.compile(r"(?<![\w.])-?\$?\d[\d,]*(?:\.\d+)? \+ \(?-?\$?\d[\d,]*(?:\.\d+)?\)? = "
+                  r"(-?\$?\d[\d,]*(?:\.\d+)?)")
+
+
+def unused_partial_sum(reasoning: str) -> list[str]:
+    """A sum worked out and left unused while a later working goes on from another total
+    ("385 + 383 = 768. Since the combined contributions for 2012, 2013 and 2014 are 1148,
+    ..."): blind readers read it as an addend dropped between the partial sum and the total."""
+    flat = reasoning.replace(",", "")
+    out = []
+    for m in _SUM.finditer(flat):
+        rest, total = flat[m.end():], m.group(1).lstrip("$")
+        if " = " in rest and not re.search(rf"(?<![\d.]){re.escape(total)}(?!\d|\.\d)", rest):
+            out.append(m.group(0))
+    return out
+
+
 @functools.lru_cache(maxsize=1)
 def _items() -> dict[str, FinQAItem]:
     return {i.id: i for i in load_finqa()}
@@ -331,7 +352,7 @@ def pair_problems(p: Pair) -> list[str]:
             out.append(f"quoted sub-span ({side}): {q}")
         for soup in label_soup(part["reasoning"]):
             out.append(f"label soup ({side}): {soup}")
-        reasoning = part["reasoning"]
+        reasoning, question = part["reasoning"], p.task.split("\n")[0]
         answer = part["answer"].split("\n")[0].removeprefix("Answer:").strip()
         if unitless_answer(p.task.split("\n")[0], answer, p.meta.get("program", "")) or (
                 item is not None and unitless_money(item, answer)) \
@@ -386,6 +407,8 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a unit the rescaling does not give",
                              rescaled_units(reasoning, part["evidence"])),
                             ("a change of unit on its own", rescale_alone(reasoning)),
+                            ("a partial sum left unused before a total",
+                             unused_partial_sum(reasoning)),
                             ("a loss as a negative number", negative_loss(reasoning)),
                             ("percentage points written as percent", points_as_percent(reasoning)),
                             ("an index level restated", index_restated(reasoning)),
@@ -413,7 +436,14 @@ def pair_problems(p: Pair) -> list[str]:
                             ("a date before the row it qualifies",
                              date_before_qualifier(reasoning)),
                             ("a long figure without separators in prose",
-                             long_bare_figure(reasoning))):
+                             long_bare_figure(reasoning)),
+                            ("a capitalised label inside a sentence",
+                             label_capitalised(reasoning, question, part["evidence"])),
+                            ("a row for the quantity the question names",
+                             row_for_quantity(reasoning, question)),
+                            ("a result tagged onto its name", result_tagged(reasoning)),
+                            ("a figure in a unit no analyst writes",
+                             unit_misread(reasoning, answer, question))):
             out.extend(f"{rule} ({side}): {f}" for f in found)
         if base_unshown(reasoning, part["evidence"]):
             out.append(f"a base of 100 the evidence never gives ({side})")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from tjb_lib.pairs.filing import PLACE_WORDS, Figure
+from tjb_lib.pairs.filing import PEOPLES, PLACE_WORDS, Figure
 from tjb_lib.pairs.finqa_voice import INDEX_FAMILIES, SAID_TWICE, counted, repeated_runs
 
 _PLACE_ENDS = PLACE_WORDS | {"states", "pacific", "asia-pacific", "emea", "kingdom"}
@@ -115,6 +115,76 @@ def place_measured(figs: list[Figure], question: str) -> list[Figure]:
     return out
 
 
+#: what a question says a row's figures are, around the row's own words ("sales of cabinets",
+#: "the fair value of our foreign currency forward contracts"; "gasoline production",
+#: "foreign exchange hedges"), and a row that names a party, not a quantity
+_QUANTITY = r"(?:net )?(?:sales|revenues?|(?:fair |carrying )?value|number)"
+_THING = (r"(?:production|sales|revenues?|hedges|contracts|expenses?|costs|shipments|deliveries|"
+          r"volumes?)")
+_PARTY = re.compile(r"^[a-z][a-z ]* (?:company|companies|insurer|insurers|bank|banks|reinsurers?)$")
+
+
+def question_label(label: str, question: str) -> str | None:
+    """The quantity a question names a row's figures by, in the question's own casing: "sales
+    of cabinets" for "Cabinets", "gasoline production" for "Gasoline", "European cruise
+    guests" for "European Cruise Guests", "the amount for the unaffiliated life insurance
+    company" for a party; None where the question says nothing more than the row."""
+    esc = re.escape(label)
+    m = re.search(rf"(?<=\w )({_QUANTITY}) (of|to|from) (?:our |the )?({esc})\b", question, re.I)
+    if m:                                    # "the fair value of", a mass noun "sales of"
+        the = "the " if re.search(r"value|number", m.group(1), re.I) else ""
+        return f"{the}{m.group(1).lower()} {m.group(2)} {m.group(3)}"
+    m = re.search(rf"(?<=\w )({esc}) ({_THING})\b", question, re.I)
+    if m:
+        return f"{m.group(1)} {m.group(2).lower()}"
+    if _PARTY.match(label.lower()):
+        return f"the amount for the {label[:1].lower()}{label[1:]}"
+    m = re.search(rf"(?<=\w )({esc})\b", question, re.I)
+    if m and sum(c.isupper() for c in m.group(1)) < sum(c.isupper() for c in label) \
+            and re.fullmatch(r"[A-Z][a-z]+(?: [A-Za-z][a-z]*)*", label) \
+            and (" " not in label or _peoples_run(m.group(1))):
+        return m.group(1)          # "trademarks", never "Trademarks" mid-sentence; a name
+    return None                    # ("Delphi Automotive PLC", "American Express") is kept
+
+
+def _peoples_run(words: str) -> bool:
+    """A run of words led by a people's adjective whose others (two or more) are lower case:
+    "European cruise guests", a label; "American express" is a name the question miscases."""
+    first, *rest = words.split()
+    return first in PEOPLES and sum(w.islower() for w in rest) > 1
+
+
+def question_named(figs: list[Figure], question: str) -> list[Figure]:
+    """Figures whose row or clause names a thing the question measures relabelled with what
+    the question calls their quantity (``question_label``): blind readers stopped at "The
+    change in cabinets is 69.3 / 2397.8" (cabinet sales), "foreign currency forward contracts
+    moved from $1.2 million" (their fair value), "The unaffiliated life insurance company was
+    34,444" and "The change in Gasoline (28)"; ``question`` as the task prints it. The rows of
+    an index table (a base of 100) are its series' names, kept as they are ("Masco")."""
+    if any(f.number == 100 for f in figs):
+        return figs
+    out = []
+    for f in figs:
+        if f.quote is not None:
+            said = question_label(f.name, question) if f.name else None
+            out.append(dataclasses.replace(f, name=said) if said else f)
+            continue
+        field = "row" if f.measure == f.row else "col"
+        said = question_label(getattr(f, field), question) if getattr(f, field) else None
+        out.append(dataclasses.replace(f, **{field: said}) if said else f)
+    return out
+
+
+def in_millions(text: str, question: str) -> str:
+    """Thousands of four digits or more said in millions ("34.4 million", never "34,444
+    thousand", which no analyst writes) where the question does not ask in thousands (there
+    the table's unit reads as it is: "from 338,240 thousand to 339,235 thousand")."""
+    if re.search(r"\bthousands?\b", question, re.I):
+        return text
+    return _THOUSANDS.sub(lambda m: f"{float(m.group(1).replace(',', '')) / 1000:,.1f} million",
+                          text)
+
+
 def period_label(text: str) -> str:
     """A span whose end is named by its date where its start is a year ("from 2011 to year
     ended December 31, 2012") said by years alone ("from 2011 to 2012")."""
@@ -122,28 +192,38 @@ def period_label(text: str) -> str:
                   r"(?:year|period) ended [A-Z][a-z]+ \d\d?, ((?:19|20)\d\d)\b", r"\1\2", text)
 
 
-#: how the clause on parenthesised figures opens, in its step's own sentence (a sentence of its
-#: own reads as one side's extra where the other side leaves the step out)
-SIGN_NOTE = ", with the filing's "
+#: how the clause on a parenthesised figure reads where its label is not in its step's sentence
+#: (a sentence of its own reads as one side's extra where the other side leaves the step out)
+SIGN_NOTE = ", counting "
 
 
-def sign_noted(sentence: str, evidence: list[str]) -> str:
+def sign_noted(sentence: str, evidence: list[str], figs: list[Figure] | tuple = ()) -> str:
     """A step that adds a figure the evidence prints in parentheses, or uses it as a negative,
-    with one short clause on its sign ("... = -176, with the filing's (379) as a negative.",
-    "... = 120, with the filing's (21) added without its sign."). A figure subtracted by its
-    size needs none (its label says what it is), and none gets the templates readers stopped
-    at ("in the filing, (19.8) is shown in parentheses, and as an amount it is 19.8",
-    "counting the (515) the filing shows in parentheses as -515")."""
+    with a word on its sign where its label stands ("Adding the granted shares and the vested
+    shares, a negative in the table, gives 203 + (-379) = -176."; "the settlements, shown in
+    parentheses,"), or, where no label of ``figs`` is in the sentence, one short clause after
+    it ("..., counting the 379 as a negative."). A figure subtracted by its size needs none
+    (its label says what it is), and none gets the templates readers stopped at ("in the
+    filing, (19.8) is shown in parentheses, and as an amount it is 19.8", "counting the (515)
+    the filing shows in parentheses as -515", "with the filing's (379) as a negative")."""
     shown = sign_dropped(sentence, evidence)
-    if not shown:
+    loose = []
+    for x in shown:
+        negative = sign_use(x, sentence) == "negative"
+        label = next((lab for f in figs if f.number == -float(x.replace(",", ""))
+                      for lab in (f.label(),) if lab and lab in sentence), None)
+        if label is None:
+            loose.append((x, negative))
+            continue
+        said = "a negative in the table" if negative else "shown in parentheses"
+        at = sentence.index(label) + len(label)
+        sentence = f"{sentence[:at]}, {said},{sentence[at:]}".replace(",,", ",")
+    if not loose:
         return sentence
-    negative = [f"({x})" for x in shown if sign_use(x, sentence) == "negative"]
-    added = [f"({x})" for x in shown if sign_use(x, sentence) != "negative"]
-    said = [f"{' and '.join(negative)} as {'negatives' if len(negative) > 1 else 'a negative'}"
-            ] if negative else []
-    said += [f"{' and '.join(added)} added without {'their signs' if len(added) > 1 else 'its sign'}"
-             ] if added else []
-    return f"{sentence.removesuffix('.')}{SIGN_NOTE}{' and '.join(said)}."
+    said = " and ".join(f"the {x}" for x, _ in loose)
+    how = ("as negatives" if len(loose) > 1 else "as a negative") if all(n for _, n in loose) \
+        else ("without their parentheses" if len(loose) > 1 else "without its parentheses")
+    return f"{sentence.removesuffix('.')}{SIGN_NOTE}{said} {how}."
 
 
 def sign_use(printed: str, reasoning: str) -> str | None:
@@ -169,11 +249,13 @@ def scale_stated(sentences: tuple[str, ...], answer: str, evidence: list[str],
     question asks in millions (``asked``) and a line prints its figures bare ("Stock options
     were 9 in 2018"), never a note on where the scale comes from ("in millions as the
     question states"). A figure no line or question scales is stated as the table prints it,
-    never with a sentence on the scale the table lacks."""
+    never with a sentence on the scale the table lacks. A figure per share is said per share
+    ("92 / 1 = 92, or $92 per share": readers stopped at a bare "92" for a price)."""
     if not sentences:
         return sentences
     last, lead, note = sentences[-1].removesuffix(".").partition(SIGN_NOTE)
-    if asked in ("thousand", "million", "billion") and unscaled_lines(answer, evidence, ""):
+    if asked in ("thousand", "million", "billion") and unscaled_lines(answer, evidence, "") \
+            or asked == "per share" and answer.strip().endswith(asked) and asked not in last:
         return (*sentences[:-1], f"{last}, or {answer.strip()}{lead}{note}.")
     return sentences
 
@@ -250,7 +332,7 @@ def sign_dropped(reasoning: str, evidence: list[str]) -> list[str]:
 
 _SIGN_TEMPLATE = re.compile(r"\b(?:is|are) shown in parentheses, and as (?:an? )?"
                             r"(?:amount|negative)s? (?:it is|they are)\b"
-                            r"|\bthe filing shows in parentheses as\b")
+                            r"|\bthe filing shows in parentheses as\b|\bwith the filing's \(")
 
 
 _BARE_LABEL = re.compile(r"\b(?:Taking|Dividing|Subtracting|Multiplying) (?!(?:the|a|an|its|their|"
@@ -266,7 +348,8 @@ def bare_label(reasoning: str) -> list[str]:
 def sign_template(reasoning: str) -> list[str]:
     """The tacked-on note on parenthesised figures readers called a template ("in the filing,
     (19.8) and (9.2) are shown in parentheses, and as amounts they are 19.8 and 9.2",
-    "counting the (515) the filing shows in parentheses as -515")."""
+    "counting the (515) the filing shows in parentheses as -515", "with the filing's (379) as a
+    negative", the tag the 8 December readers stopped at)."""
     return [m.group(0) for m in _SIGN_TEMPLATE.finditer(reasoning)]
 
 
@@ -366,7 +449,7 @@ _COMMA_NET = re.compile(r"\b[a-z]+, (?:net|per share|per unit)\b(?! of)")
 _BARE_COUNT = re.compile(r"\b[Aa]verage(?:d)? over \d+(?:\.\d+)?\b(?! (?:years|quarters|months)\b)")
 _REACHED_FALL = re.compile(r"\breached \$?[\d,.]+[^.:;]*: -?[\d.]+ - [\d.]+ = -[\d.]")
 _DATE_THEN_OF = re.compile(r"\b(?:as of|at) [A-Z][a-z]+ \d{1,2}, (?:19|20)\d\d of [a-z]")
-_LONG_FIGURE = re.compile(r"(?<![\d,.])-?\d{5,}(?:\.\d+)?(?![\d,])")
+_LONG_FIGURE = re.compile(r"(?<![\d,.])-?(?!(?:19|20)\d\d(?!\d|\.\d))\d{4,}(?:\.\d+)?(?!\d|,\d)")
 
 
 def index_unnamed(reasoning: str) -> list[str]:
@@ -399,11 +482,86 @@ def date_before_qualifier(reasoning: str) -> list[str]:
 
 
 def long_bare_figure(reasoning: str) -> list[str]:
-    """A figure of five digits or more stated in the prose without thousands separators
-    ("the change in total assets of -55267"); an equation's operands and result stay plain."""
+    """A figure of four digits or more (not a year) stated in the prose without thousands
+    separators ("the change in total assets of -55267", "is -3234, its share"); an
+    equation's operands and result stay plain."""
     found = []
     for m in _LONG_FIGURE.finditer(reasoning):
         before, after = reasoning[max(0, m.start() - 3):m.start()], reasoning[m.end():m.end() + 3]
         if not (re.search(r"[=+×/^-] ?$|\($", before) or re.match(r" ?[=+×/^-] |\)", after)):
             found.append(m.group(0))
     return found
+
+
+# What the strict readers of 8 December stopped at, each a budget-0 rule.
+_CAPITAL_RUN = re.compile(r"(?<![\w&.'-])[A-Z][\w&.'-]*(?:,? [A-Z0-9&][\w&.'-]*)*")
+_QUANTITY_OF = re.compile(rf"\b({_QUANTITY}) (?:of|to|from) (?:our |the )?([a-z][a-z -]{{2,40}}?)"
+                          r"(?= (?:from|in|between|for|during|at|as|over)\b|[?,.]|$)", re.I)
+_PARTY_NOUN = re.compile(r"(?<!\bfor )\b[Tt]he (?:(?!for\b|amount\b)[a-z]+ ){1,5}(?:company|companies|insurer|bank) "
+                         r"(?:was|were|is|are|moved|went|stood|reached|fell)\b")
+_RESULT_TAG = re.compile(r"(?<=[a-z]) \(-?\$?[\d.,]*\d%?\)(?! [=+×/-])")
+_VALUED_TAG = re.compile(r"\bMultiplied by 100, [^.;]*?, -?[\d.,]+%?, gives?\b|\bSince [^.;]*?, it is\b"
+                         r"|\bthe ratio for [^.;]*? is -?[\d.]+ × 100\b")
+_THOUSANDS = re.compile(r"\b(\d{1,3}(?:,\d{3})+)(?:\.\d+)? thousand\b")
+_INDEX_DOLLARS = re.compile(r"\b(?:Index|Composite|Average|Peer Group) (?:moved|went|stood|was|"
+                            r"reached|fell)\b[^.:;]{0,30}?\$\d")
+_YEAR_ENDED = re.compile(r"\b(?:[Ff]or|[Ff]rom|to|and|[Bb]etween) (?:fiscal )?years? ended\b")
+_UNGROUPED = re.compile(r"^-?\d{4,}(?:\.\d+)? (?:thousand|million|billion)\b")
+
+
+def label_capitalised(reasoning: str, question: str, evidence: list[str]) -> list[str]:
+    """A table's capitalised label inside a sentence where the question writes it in lower
+    case: one word, not a place ("The change in Gasoline", "the useful life of Trademarks"),
+    or a run led by a people's adjective whose other words (two or more: "American express" is
+    a name the question miscases) the question lowers ("European
+    Cruise Guests moved" for "European cruise guests"); a name the question lowers whole is
+    not told apart from a label, nor one word the evidence names inside a line ("At 31-Dec-2017,
+    CITI 193.5"): a series' name."""
+    found = []
+    for m in _CAPITAL_RUN.finditer(reasoning):
+        run, before = m.group(0), reasoning[:m.start()]
+        if not re.match(r"[A-Z][a-z]{2}", run) or not re.search(r"[a-z,] $", before) \
+                or before.endswith("the "):
+            continue                              # a sentence's first word, an index's name
+        asked = re.search(rf"(?<=\w )\b{re.escape(run)}\b", question, re.I)
+        if asked is None or asked.group(0) == run:
+            continue
+        words = asked.group(0).split()
+        inside = any(re.search(rf"\S.*\b{re.escape(run)}\b", e, re.I) for e in evidence)
+        if len(words) == 1 and run.lower() not in _PLACE_ENDS and not inside \
+                or _peoples_run(asked.group(0)):
+            found.append(run)
+    return found
+
+
+def row_for_quantity(reasoning: str, question: str) -> list[str]:
+    """A row used as the noun for its quantity where the question names the quantity ("the
+    change in cabinets" for the sales of cabinets, "foreign currency forward contracts moved"
+    for their fair value), and a party as the figure ("The unaffiliated life insurance company
+    was 34,444")."""
+    low = reasoning.lower()
+    found = [m.group(0) for m in _QUANTITY_OF.finditer(question)
+             if m.group(2).lower() in low and f"{m.group(1).lower()} " not in low]
+    return found + _PARTY_NOUN.findall(reasoning)
+
+
+def result_tagged(reasoning: str) -> list[str]:
+    """A step's result tagged onto its name in brackets or set off by commas before what the
+    step does to it ("The change in gasoline (28) as a share", "Dividing the combined reserve
+    for losses (90) by 2", "Multiplied by 100, the change ..., 0.11, gives", "Since the change
+    ... is -34,446, it is", "the ratio for gain on land sales is -0.446 × 100")."""
+    return [m.group(0).strip() for m in _RESULT_TAG.finditer(reasoning)] + \
+        [m.group(0) for m in _VALUED_TAG.finditer(reasoning)]
+
+
+def unit_misread(reasoning: str, answer: str, question: str) -> list[str]:
+    """A figure in a unit no analyst writes it in: "34,444 thousand" where the question does
+    not ask in thousands (``in_millions``), an index in dollars ("the S&P 500 Index moved from
+    $63.45"), "for year ended" without its article, a count answered as "1152 million", a
+    figure per share worked out to a bare "92"."""
+    thousands = [] if re.search(r"\bthousands?\b", question, re.I) else \
+        [m.group(0) for m in _THOUSANDS.finditer(reasoning)]
+    bare = [answer.strip()] if answer.strip().endswith("per share") \
+        and "per share" not in reasoning else []
+    return thousands + bare + _INDEX_DOLLARS.findall(reasoning) \
+        + _YEAR_ENDED.findall(reasoning) + _UNGROUPED.findall(answer.strip())

@@ -216,8 +216,11 @@ _MONEY = re.compile(r"(-?)(\$?)(\d+)((?:\.\d+)?)( (?:thousand|million|billion))?
 def dollars(question: str, answer: str) -> str:
     """A money answer as an analyst prints it: with its "$" where it carries a scale word and
     its question counts no things ("$3,138 million", not "3138 million"), and with thousands
-    separators ("$643,822.41", not "$643822.41")."""
+    separators ("$643,822.41", not "$643822.41"); a count with its scale word grouped, no "$"
+    ("1,152 million", not "1152 million")."""
     m = _MONEY.fullmatch(answer.strip())
+    if m is not None and m.group(5) and not m.group(2) and COUNTED.search(question):
+        return f"{m.group(1)}{int(m.group(3)):,}{m.group(4)}{m.group(5)}"   # "1,152 million"
     if m is None or not (m.group(2) or (m.group(5) and not COUNTED.search(question))):
         return answer
     return f"{m.group(1)}${int(m.group(3)):,}{m.group(4)}{m.group(5) or ''}"
@@ -541,10 +544,11 @@ def _phrase(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure],
     if o.step is not None and o.step in omitted:
         return derived(o.step, steps, figs, o.text, draw)
     if o.step is not None:
-        said = name(o.step, steps, figs)        # "the total in 2008 (505519)"; a description
-        described = said == _described(o.step, steps, figs)       # sets its value off by commas
-        return f"{said}, {grouped(o.text)}," if described else f"{said} ({o.text})"
-    return with_the(_label(o))
+        said = name(o.step, steps, figs)        # "the total in 2008"; a description sets its
+        described = said == _described(o.step, steps, figs)          # value off by commas; a
+        return f"{said}, {grouped(o.text)}," if described else said   # short name takes none:
+    return with_the(_label(o))              # its equation shows it ("The change in gasoline
+                                            # (28) as a share" read as a template tag)
 
 
 def _brief(o: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str:
@@ -674,19 +678,21 @@ def named(series: str | None) -> str | None:
     return indexed(series[:1].upper() + series[1:]) if series else series
 
 
-def amount(o: Operand) -> str:
+def amount(o: Operand, index: bool = False) -> str:
     """A figure as the words around an equation state it: with the "$", the "%", the thousands
-    separators and the scale its line or table gives ("$26,410 thousand", "1.5 million"),
-    a count of five digits or more grouped ("from 5,540,000 to 6,535,365"),
-    so that no figure of the working reads without its unit; the operand as printed where it
-    has none."""
+    separators and the scale its line or table gives ("$26,410 thousand", "1.5 million"), a
+    figure of four digits or more grouped ("from 9,165 in 2000", "from 5,540,000 to
+    6,535,365"), an ``index`` in points ("from 63.45", never "$63.45"), so that no figure of
+    the working reads without its unit; the operand as printed where it has none."""
     f, text = o.figure, o.text
     if f is None:
         return text
     m = re.fullmatch(r"(-?)\$?(\d+)(\.\d+)?", text)
+    if m and f.unit == "$" and index:
+        return text
     if m and f.unit == "$":
         text = f"{m.group(1)}${int(m.group(2)):,}{m.group(3) or ''}"
-    elif m and (f.scale and len(m.group(2)) > 3 or len(m.group(2)) > 4):
+    elif m and len(m.group(2)) > 3:
         text = f"{m.group(1)}{int(m.group(2)):,}{m.group(3) or ''}"
     elif m and f.unit == "%":
         return f"{text}%"                             # "from 2.36% in 2017", never "2.36"
@@ -694,9 +700,9 @@ def amount(o: Operand) -> str:
 
 
 def grouped(text: str) -> str:
-    """A bare figure of five digits or more with its thousands separators, as prose states
-    it ("-55,267"); any other text as it is (an equation keeps its plain operands)."""
-    m = re.fullmatch(r"(-?)(\d{5,})(\.\d+)?", text.strip())
+    """A bare figure of four digits or more with its thousands separators, as prose states
+    it ("-55,267", "-3,234"); any other text as it is (an equation keeps its plain operands)."""
+    m = re.fullmatch(r"(-?)(\d{4,})(\.\d+)?", text.strip())
     return f"{m.group(1)}{int(m.group(2)):,}{m.group(3) or ''}" if m else text
 
 
@@ -941,6 +947,12 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
     names["since"] = f" {when(since)}" if since else ""
     m, at = what(a.figure) if a.figure is not None else (None, None)
     names.update(s=named(m) if m and at else x, at=f" {on_date(at)}" if m and at else "")
+    dated = _DATED_TAIL.search(x)
+    if pool is MULTIPLY and dated and y.endswith(dated.group(0)):   # the date said once, never
+        when_, x0, y0 = dated.group(1), x[:dated.start()], y[:-len(dated.group(0))]  # "The
+        pool = (f"{when_[:1].upper() + when_[1:]}, multiplying {x0} by {y0} gives {{eq}}.",  # options
+                f"Multiplying {x0} by {y0} {when_} gives {{eq}}.")      # at January 1, 2000
+                                                         # multiplied by the ... at January 1, 2000 are"
     if pool is SHARE_IN_PERIOD:                      # "In 2015, EMEA was 3122 / 408547 = 1%
         (part, p), (whole, _) = what(a.figure), what(b.figure)        # of total operating
         names.update(period=when(p)[:1].upper() + when(p)[1:], part=part, whole=whole,
@@ -950,7 +962,8 @@ def step_sentence(i: int, steps: tuple[FinQAStep, ...], figs: list[Figure], draw
         if pool is not COMBINED and a.figure.unit == b.figure.unit == "%" \
                 and "point" not in names["eq"]:
             names["eq"] += " percentage points"     # a change of two rates, not a rate
-        names.update(a=amount(a), b=amount(b),           # "$26,410 thousand", "1.5 million"
+        index = bool(_INDEX_NAME.match(m or ""))       # "the S&P 500 Index moved from 63.45"
+        names.update(a=amount(a, index), b=amount(b, index),      # "1.5 million"
                      reached="fell to" if steps[i].res.strip().startswith("-") else "reached",
                      m=indexed(m or ""), mt=subject(m or ""), pa=when(pa or ""), pb=when(pb or ""), be=be(m or ""),
                      the_m=with_the(m or ""),      # "Together, the service cost in ..."
@@ -1007,7 +1020,7 @@ def over(a: Operand, b: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure
         return f"the {b.text.strip()} years"
     said = next((f.label() for f in figs if f is not a.figure and _number(b.text) == f.number
                  and f.label()), None)
-    return f"{with_the(said)} ({b.text})" if said else b.text
+    return with_the(said) if said else b.text      # the count shows in the equation
 
 
 def level(a: Operand, b: Operand, steps: tuple[FinQAStep, ...], figs: list[Figure]) -> str | None:
@@ -1032,6 +1045,8 @@ def _before(i: int, omitted: frozenset[int]) -> int | None:
     return max((j for j in range(i) if j not in omitted), default=None)
 
 
+#: the date a label ends on ("options at January 1, 2000")
+_DATED_TAIL = re.compile(r" ((?:at|in|as of|on) (?:[A-Z][a-z]+ \d{1,2}, )?(?:19|20)\d\d)$")
 #: a value in brackets read out again at once ("the change in rates (-1.8) is -1.8 / 5.3")
 SAID_TWICE = re.compile(r" \((-?\$?[\d.,]*\d%?)\)(,? (?:is|are|was|were) \1 )")
 _VALUED = re.compile(r"(.+), (-?\$?[\d.,]*\d%?),$")
@@ -1078,7 +1093,9 @@ _NEXT = {"divide": ("Dividing by {y} gives {eq}.", "Divided by {y}, that is {eq}
          "subtract": ("Subtracting {y} leaves {eq}.", "Less {y}, that leaves {eq}."),
          "add": ("Adding {y} gives {eq}.", "Adding {y} makes {eq}."),
          "multiply": ("Multiplying by {y} gives {eq}.", "Multiplied by {y}, that is {eq}."),
-         "percent": ("As a percentage, that is {eq}.", "Written as a percentage, that is {eq}.")}
+         "percent": ("As a percentage, that is {eq}.", "Written as a percentage, that is {eq}."),
+         "points": ("That is {eq} basis points.", "That comes to {eq} basis points."),
+         "as_percent": ("As a percentage, that is {eq}%.", "That is {eq}% as a percentage.")}
 # What a step does to a result stated with its value but not worked out here (a skipped
 # step, or one several sentences back): the result and its value first, said as a fact,
 # then the step ("The combined contributions for 2012, 2013 and 2014 are 1148, so the
@@ -1086,7 +1103,7 @@ _NEXT = {"divide": ("Dividing by {y} gives {eq}.", "Divided by {y}, that is {eq}
 _STATED = {"divide": ("{r} {is_r} {v}, and dividing by {y} gives {eq}.",
                       "Since {r} {is_r} {v}, dividing by {y} gives {eq}."),
            "share": ("{r} {is_r} {v}, which as a share of {y} is {eq}.",
-                     "Since {r} {is_r} {v}, it is {eq} of {y}."),
+                     "Since {r} {is_r} {v}, its share of {y} is {eq}."),
            "average": ("{r} {is_r} {v}, so the average over {over} is {eq}.",
                        "Since {r} {is_r} {v}, the average over {over} is {eq}."),
            "subtract": ("{r} {is_r} {v}, and subtracting {y} leaves {eq}.",
@@ -1096,7 +1113,11 @@ _STATED = {"divide": ("{r} {is_r} {v}, and dividing by {y} gives {eq}.",
            "multiply": ("{r} {is_r} {v}, and multiplying by {y} gives {eq}.",
                         "Since {r} {is_r} {v}, multiplying by {y} gives {eq}."),
            "percent": ("{r} {is_r} {v}, or {eq} as a percentage.",
-                       "Since {r} {is_r} {v}, as a percentage that is {eq}.")}
+                       "Since {r} {is_r} {v}, as a percentage that is {eq}."),
+           "points": ("{r} {is_r} {pts}, or {eq} basis points.",
+                      "Since {r} {is_r} {pts}, that is {eq} basis points."),
+           "as_percent": ("{r} {is_r} {v}, or {eq}% as a percentage.",
+                          "{r} {is_r} {v}, which is {eq}%.")}
 
 
 # The same where the left-out result is the second operand: stated first, never set off by
@@ -1133,12 +1154,13 @@ def two_clauses(pool: tuple[str, ...], x: str, names: dict[str, str], draw: floa
     m = _VALUED.fullmatch(x)
     kind = {id(DIVIDE): "divide", id(SHARE): "share", id(SHARE_OF_CHANGE): "share",
             id(SHARE_IN_PERIOD): "share", id(AVERAGE): "average", id(SUBTRACT): "subtract",
-            id(ADD): "add", id(MULTIPLY): "multiply", id(PERCENT): "percent"}.get(id(pool))
-    if m is None or kind is None:
-        return None
-    said, value = m.groups()
-    pool_ = _NEXT if just_shown else _STATED
-    fill = {**names, "r": said, "v": value,
+            id(ADD): "add", id(MULTIPLY): "multiply", id(PERCENT): "percent",
+            id(IN_POINTS): "points", id(AS_PERCENT): "as_percent"}.get(id(pool))
+    if kind is None or m is None and not (just_shown and pool in (PERCENT, IN_POINTS, AS_PERCENT)):
+        return None                     # a rescaling of the result just shown: what it does
+    said, value = m.groups() if m else (x, "")                         # to it ("the ratio for
+    pool_ = _NEXT if just_shown else _STATED          # gain on land sales is -0.446 × 100")
+    fill = {**names, "r": said, "v": value, "pts": re.sub(r"%$", "", value) + " percentage points",
             "is_r": "are" if be(said.split(",")[0]) == "were" else "is"}
     texts = [t.format(**fill) for t in pool_[kind]]
     texts = [t[0].upper() + t[1:] for t in texts]

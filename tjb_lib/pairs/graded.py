@@ -13,14 +13,20 @@ cited side shows it in the link's place. ``necessity_problems`` is the rule ever
 question does not name the kept hop's entity itself, the kept evidence states the answer, and
 a weakening sentence names neither the kept entity nor the answer (target quality_moderate,
 gold plain).
-moderate_finqa: same answer and the same gold lines, from programs of two or more steps; the
-cited side leaves out one intermediate step (the denominator of a later division, else the
-earliest quantity computed from the filing that a later step uses) and nothing else, so the
-later steps still show their arithmetic and the omitted result appears in them underived, as
-in an answer that skipped a step (``omission_problems``; target quality_moderate, gold plain).
-A step readers miss (``trivial_step`` is not) is preferred, within a record and in the pools.
+moderate_finqa: same answer and the same gold lines, from programs whose last step divides
+the result before it by a denominator, by the figure a change starts from or an index's base
+of 100, or scales it by 100, or that divide one figure by another; the cited side
+shows every step, the last one without its working ("As a share of the 2008 level, the
+change in X is 14.8%.", where the full side has "148 / 1000 = 14.8%"), so the denominator,
+base or conversion that gives the answer is never shown (``unshown_reasoning``; the paper's
+"leaves out an intermediate denominator, base quantity, or conversion step"; target
+quality_moderate, gold plain). The pools prefer an intermediate step of these kinds to a
+one-step share (``skip_rank``); readers called a skipped sum or difference a tie.
 """
 from __future__ import annotations
+
+import dataclasses
+import re
 
 from tjb_lib.data import FinQAItem, HotpotItem
 from tjb_lib.pairs.candidates import (answer_hop, bridge_hop, finqa_candidate, finqa_task,
@@ -28,7 +34,7 @@ from tjb_lib.pairs.candidates import (answer_hop, bridge_hop, finqa_candidate, f
 from tjb_lib.pairs.filing import NUMBER, clean_line, figures, value
 from tjb_lib.pairs.slips import ALSO
 from tjb_lib.pairs.standalone import short_name
-from tjb_lib.pairs.finqa_voice import equation, rescaled_tail
+from tjb_lib.pairs.finqa_voice import arg_text, equation, rescaled_tail
 from tjb_lib.pairs.natural import on_topic
 from tjb_lib.pairs.common import cue_label, hotpot_meta, make_pair, rng
 from tjb_lib.pairs.render import MECHANICAL_CUES, render
@@ -36,7 +42,6 @@ from tjb_lib.pairs.standalone import standalone
 from tjb_lib.pairs.strip import detect_artifacts
 from tjb_lib.records import Pair
 
-CONVERSION_CONSTANTS = {"100", "1000", "1000000", "const_100", "const_1000", "const_1000000"}
 P_WEAKEN = 0.5
 #: content words of the question, names aside, a weakening sentence shares: blind readers
 #: stopped at a stand-in that only echoes a detail ("... aired on MBC on Wednesdays to Thursdays")
@@ -155,95 +160,96 @@ def moderate_hotpotqa(split: str, items: list[HotpotItem], seed: int) -> list[Pa
 
 # ----------------------------------------------------------------------------- moderate FinQA
 
-def _input(arg: str) -> bool:
-    """An operand read from the filing (not a constant, not an earlier step's result)."""
-    return not arg.startswith(("#", "const_"))
+#: what the cited side leaves unshown: the division by another figure (denominator), by the
+#: figure a change starts from (base), a change of unit (conversion: a rate or ratio by 100,
+#: an index's points on its base of 100 as a percent)
+UNSHOWN_KINDS = ("denominator", "base", "conversion")
+_HUNDRED = ("const_100", "100")
 
 
-def _uses(step, i: int) -> bool:
-    return f"#{i}" in (step.arg1, step.arg2)
-
-
-def _conversion(step) -> bool:
-    """A change of unit: a scaling by 100, 1,000 or 1,000,000."""
-    return (op_name(step) in ("multiply", "divide")
-            and bool({step.arg1, step.arg2} & CONVERSION_CONSTANTS))
-
-
-def omission_problems(item: FinQAItem, i: int) -> list[str]:
-    """Why leaving out step i would not leave an intermediate result underived (empty: it
-    would). The step is not the last, its result is an operand of a later step (which the cited
-    side still shows), it computes a quantity from the filing (not a change of unit), and its
-    result is not a figure the gold lines already state, nor one the next step only rescales
-    (its sentence ends on the rescaled figure: "= 29889860, or $29.9 million"). Readers call
-    a pair a tie where the skipped step is one nobody misses: a result the question itself
-    states, or a partial sum of a running total ("385 + 383 = 768" before "768 + 380 =
-    1148")."""
+def unshown_kind(item: FinQAItem) -> str | None:
+    """What the program's last step does to the result before it, as ``UNSHOWN_KINDS`` names
+    it, or what a one-step program is: one figure's share of (or ratio to) another; None for
+    any other last step: a sum or a difference is the answer's own working, not a base, and
+    an average's count is named wherever its working is ("Averaged over the 3 years")."""
     steps = item.steps
-    problems = []
-    if len(steps) < 2:
-        problems.append("a single-step program")
-    if i >= len(steps) - 1:
-        problems.append("the last step")
-    if not any(_uses(s, i) for s in steps[i + 1:]):
-        problems.append("no later step uses its result")
-    if not any(_input(a) for a in (steps[i].arg1, steps[i].arg2)) or _conversion(steps[i]):
-        problems.append("not a quantity computed from the filing")
-    if i + 1 < len(steps) and rescaled_tail(i + 1, steps, figures(item.gold_inds, item.table)):
-        problems.append("the next step only changes its unit")    # one sentence says both
+    n = len(steps)
+    if n == 1 and op_name(steps[0]) == "divide" \
+            and not any(a.startswith(("#", "const_")) for a in (steps[0].arg1, steps[0].arg2)):
+        return "denominator"
+    if n < 2 or steps[-1].arg1 != f"#{n - 2}":
+        return None
+    last, before = steps[-1], steps[-2]
+    op = op_name(last)
+    if op == "multiply" and last.arg2 == "const_100":
+        return "conversion"
+    if op != "divide":
+        return None
+    if last.arg2 in _HUNDRED and op_name(before) in ("minus", "subtract") \
+            and before.arg2 in _HUNDRED:
+        return "conversion"                              # an index's points as a percent
+    if last.arg2.startswith("const_"):
+        return None
+    if op_name(before) in ("minus", "subtract") and last.arg2 == before.arg2:
+        return "base"                                    # a change over where it starts
+    return "denominator"
+
+
+def skip_rank(item: FinQAItem) -> int:
+    """Where a record stands in the pools' preference (lowest first): a program whose last
+    step is an intermediate denominator, base or conversion (the paper's gap: the working
+    before it shown, the step itself not), then one figure's share of another."""
+    return int(len(item.steps) == 1)
+
+
+def unshown_reasoning(item: FinQAItem, seed: int) -> tuple[tuple[str, ...], str] | None:
+    """(the cited side's reasoning, the kind of step it leaves unshown): the full side's
+    sentences with the last one's working taken out ("As a share of the 2008 level, the change
+    in X is 14.8%.", "... comes to 11 basis points."), so its result stands as a claim whose
+    denominator, base or conversion is never shown; None where the program has no such step
+    (``unshown_kind``), where the result is 0 or the filing or the question states it, where the
+    full side folds the last step into the sentence before (a change of unit), or where the
+    sentence left would still give the denominator's figure ("25.5% of the difference in 2009
+    (9.4)") or restate the result ("109, or $109 million")."""
+    kind = unshown_kind(item)
+    steps = item.steps
+    if kind is None or rescaled_tail(len(steps) - 1, steps, figures(item.gold_inds, item.table)):
+        return None
+    res = value(steps[-1].res)
     shown = {value(x) for _, text in item.gold_inds for x in NUMBER.findall(clean_line(text))}
-    if value(steps[i].res) in shown:
-        problems.append("its result is stated in the gold lines")
-    if value(steps[i].res) in {value(x) for x in NUMBER.findall(item.question)}:
-        problems.append("its result is stated in the question")
-    if op_name(steps[i]) == "add" and any(op_name(s) == "add" and _uses(s, i)
-                                          for s in steps[i + 1:]):
-        problems.append("a running total's partial sum, which the next sum carries on")
-    return problems
-
-
-def trivial_step(item: FinQAItem, i: int) -> bool:
-    """A step a reader does not miss when it is skipped: one sum or difference of two figures
-    read from the filing (an index less its base of 100, a change between two years); blind
-    readers called such pairs a tie ("same answer; subtraction is trivial"). A step on an
-    earlier result, a division or a product is not."""
-    step = item.steps[i]
-    return op_name(step) in ("add", "minus", "subtract") and all(
-        not a.startswith("#") for a in (step.arg1, step.arg2))
+    if not res or res in shown or res in {value(x) for x in NUMBER.findall(item.question)}:
+        return None                                      # a 0% change needs no base shown
+    said = finqa_candidate(item, rng(seed, "voice", item.id)).reasoning
+    working = equation(len(steps) - 1, steps)
+    lhs = working[:working.index(" = ") + 3]
+    if lhs not in said[-1]:
+        return None
+    last = said[-1].replace(lhs, "", 1)
+    base, result = arg_text(steps[-1].arg2, steps), working[len(lhs):]
+    if re.search(rf"(?<![\d.]){re.escape(base)}(?![\d])", last) \
+            or re.search(rf"{re.escape(result)}, or ", last):
+        return None
+    return (*said[:-1], last), kind
 
 
 def finqa_omission(item: FinQAItem, seed: int) -> tuple[int, str] | None:
-    """(index, kind) of the step the cited side leaves out, or None.
-
-    One of the intermediate steps passing ``omission_problems``, a step that is not
-    ``trivial_step`` where the program has one, drawn with the item's seed
-    (so the omitted step varies over the programs' intermediate steps, not always the first),
-    named by what it computes (difference, total, ratio, product; "denominator" where a later
-    division divides by it).
-    """
-    steps = item.steps
-    ok = [i for i in range(len(steps)) if not omission_problems(item, i)]
-    if not ok:
-        return None
-    ok = [i for i in ok if not trivial_step(item, i)] or ok
-    i = rng(seed, "moderate_finqa", item.id).choice(ok)
-    if any(op_name(s) == "divide" and s.arg2 == f"#{i}" for s in steps[i + 1:]):
-        return i, "denominator"
-    kinds = {"minus": "difference", "subtract": "difference", "add": "total", "divide": "ratio",
-             "multiply": "product"}
-    return i, kinds.get(op_name(steps[i]), "intermediate")
+    """(index, kind) of the step the cited side leaves unshown (the last,
+    ``unshown_reasoning``), or None."""
+    found = unshown_reasoning(item, seed)
+    return None if found is None else (len(item.steps) - 1, found[1])
 
 
 def moderate_finqa(split: str, items: list[FinQAItem], seed: int) -> list[Pair]:
     out = []
     for item in items:
-        found = finqa_omission(item, seed)
+        found = unshown_reasoning(item, seed)
         if found is None:
-            raise ValueError(f"{item.id}: no intermediate step to omit (pools.allocate should "
-                             f"have skipped it)")
-        idx, kind = found
+            raise ValueError(f"{item.id}: no denominator, base or conversion to leave unshown "
+                             f"(pools.allocate should have skipped it)")
+        said, kind = found
+        idx = len(item.steps) - 1
         full = finqa_candidate(item, rng(seed, "voice", item.id))
-        short = finqa_candidate(item, rng(seed, "voice", item.id), omit={idx})
+        short = dataclasses.replace(full, reasoning=said)
         out.append(make_pair(
             split, "finqa", item.id, 0, target_relation="quality_moderate",
             gold="plain", task=finqa_task(item), plain=render(full),

@@ -5,8 +5,9 @@ their own evidence does not contradict their gold answer (``gold_contradiction``
 mechanical HotpotQA items also serve the ablations, the position controls and the ranking probe; the graded tiers get items of their own (the moderate tier only items with a necessary
 hop to omit, so the soft tier takes the items without one first); the conflicts take the items left over first. FinQA records pass the sanity
 filter (``finqa_check``) and are drawn from the unbiased samples before the FinQANet
-error-case file; the moderate tier, which needs a program with an intermediate step to omit,
-takes its records first, then the mechanical split; the conflicts take the records left over
+error-case file; the moderate tier, which needs a program whose last step it can leave unshown (91 of the
+173: 49 with an intermediate denominator, base or conversion, preferred, and 42 one-step
+shares), takes its records first, then the mechanical split; the conflicts take the records left over
 first, then (as for HotpotQA) those of the other FinQA splits.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from tjb_lib.pairs.chain_rules import as_read, item_problems
 from tjb_lib.pairs.common import rng
 from tjb_lib.pairs.conflicts import gold_contradiction, gold_unsupported
 from tjb_lib.pairs.slips import answer_not_a_noun_phrase
-from tjb_lib.pairs.graded import finqa_omission, moderate_plan, trivial_step
+from tjb_lib.pairs.graded import finqa_omission, moderate_plan, skip_rank
 
 N_MECHANICAL, N_GRADED, N_FINQA_MODERATE = 200, 100, 50
 #: every usable FinQA record the moderate tier leaves (173 pass ``finqa_check``, 50 go there)
@@ -94,11 +95,11 @@ def allocate(seed: int) -> Pools:
     rng(seed, "finqa", "biased").shuffle(biased)
     fin = unbiased + biased                                    # prefer the unbiased samples
     omissible = [i for i in fin if finqa_omission(i, seed) is not None]
-    omissible.sort(key=lambda i: (i.file not in FINQA_UNBIASED,       # a skip readers notice
-                                  trivial_step(i, finqa_omission(i, seed)[0])))   # first
+    omissible.sort(key=lambda i: (skip_rank(i),                   # an intermediate step,
+                                  i.file not in FINQA_UNBIASED))  # then the unbiased files
     fin_moderate = omissible[:N_FINQA_MODERATE]                # the scarce multi-step records first
     if len(fin_moderate) < N_FINQA_MODERATE:
-        raise ValueError(f"only {len(fin_moderate)} FinQA records have an intermediate step to omit")
+        raise ValueError(f"only {len(fin_moderate)} FinQA records have a step to leave unshown")
     used = {i.id for i in fin_moderate}
     fin = [i for i in fin if i.id not in used]
     fin_mechanical = fin[:N_FINQA_MECHANICAL]
@@ -128,7 +129,7 @@ def allocate(seed: int) -> Pools:
                      "moderate_without_a_necessary_hop": len(examined) - len(moderate)},
         "finqa": {"records": len(all_fin), "usable": len(why) - sum(reasons.values()),
                   "by_reason": dict(sorted(reasons.items())),
-                  "moderate_with_an_intermediate_step": len(omissible),
+                  "moderate_with_an_unshown_step": len(omissible),
                   "moderate_by_file": dict(sorted(collections.Counter(
                       i.file for i in fin_moderate).items())),
                   "rejected_by_file": dict(sorted(collections.Counter(

@@ -19,6 +19,7 @@ import re
 
 from tjb_lib.pairs.coherence import content_words, parts, sentences
 from tjb_lib.pairs import closing, registry, slip_rules
+from tjb_lib.pairs.reasoning import clause_semicolons, singular
 from tjb_lib.records import Pair
 from tjb_lib.text import MONTHS, YEAR, words
 
@@ -216,8 +217,8 @@ def deciding_facts_left_out(p: Pair, item, side: str) -> list[str]:
     names = content_words(" ".join(f"{short_name(h)} {entity_of(item, h).name or ''}"
                                    for h in hops(item)))
     want = content_words(item.question) - names
-    return [s for h in hops(item) for s in hop_sentences(item, h)
-            if content_words(s) & want and not content_words(s) & want & said]
+    return [s for h in hops(item) for s in hop_sentences(item, h)     # "films" says "film"
+            if content_words(s) & want and not singular(content_words(s)) & singular(want) & singular(said)]
 
 
 def stated(p: Pair, item) -> list[str]:
@@ -295,6 +296,33 @@ ECHOED_SLIP = re.compile(r", so the [a-z]+ of the [a-z]+ [a-z]+ing\b[^,]* and (?
 # others", "Bill Clinton: Monica Lewinsky and others"), as blind readers of 7 December quoted it.
 # (A tail copied whole and a source's odd span are slip_rules' "padded tail", ``reasoning.pruned``.)
 CLIPPED_LIST = re.compile(r"(?<!,) and others\b")
+
+
+# A relative clause's verb taken for the main verb, its "which" lost: two finite verbs spliced by
+# a comma ("Patterns of Sexual Behavior has been called a "classic" of its field, provided the
+# foundation ...", an N of the blind readers of 7 December).
+LOST_RELATIVE = re.compile(r"^[A-Z][^,;]*? (?:has|have|had) been [a-z]+ [^,;]+, (?:provided|was|is|were|"
+                           r"became|made|served|won|gave|led)\b")
+# A yes/no closing on "they" ("so yes, they are both described as a genus"): where a side drops
+# a hop, nothing it says names what "they" means (blind readers of 7 December).
+THEY_CLOSING = re.compile(r", so (?:yes|no), they\b")
+
+
+def semicolon_run(sentence: str) -> bool:
+    """A reasoning sentence of three clauses or more joined by semicolons ("... first
+    franchisee; Tim Hortons is Canada's largest ...; as of December 31, 2016, it had ..."),
+    quoted by blind readers as a run-on (``reasoning.clause_semicolons``)."""
+    return clause_semicolons(sentence) >= 2
+
+
+def bound_unanswered(p: Pair, side: str) -> bool:
+    """An answer line with a bare figure whose conclusion gives it with its bound ("Answer: 20"
+    against "so the answer is more than 20"): the two statements of the answer disagree."""
+    part = parts(p, side)
+    said = re.sub(r"^[^:]*:\s*", "", part["answer"]).strip(" .")
+    end = _CONCLUSION.search(part["reasoning"])
+    return bool(said[:1].isdigit() and end and re.search(
+        rf"\b(?:more than|over|nearly|almost|about|at least|around|up to) {re.escape(said)}\b", end.group(0)))
 
 
 def names_nothing(reasoning: str, item) -> bool:
@@ -412,6 +440,14 @@ def problems(p: Pair, items: dict) -> list[tuple[str, str]]:
                 out.append(("colon lead-in", s))
             if CLIPPED_LIST.search(s):
                 out.append(("list clipped to and others", s))
+            if LOST_RELATIVE.search(s):
+                out.append(("relative clause's verb as the main verb", s))
+            if THEY_CLOSING.search(s):
+                out.append(("they never named in a yes/no closing", s))
+            if semicolon_run(s):
+                out.append(("run of semicolons", s))
+        if bound_unanswered(p, side):
+            out.append(("answer line without the conclusion's bound", part["answer"]))
         if said and templated_closing(said[-1], stated(p, item)):
             out.append(("templated closing", said[-1]))
         if said and kind_without_thing(said[-1], whole):

@@ -196,6 +196,8 @@ def _clause(text: str, target: str | None) -> str:
         text = f"{subject} {rest}"
         v = _verb(text)
     s = re.match(r"^(.+?), (.+?),?$", subject)
+    if s and s.group(2) in ("which", "who", "that", "whom"):
+        s = None      # the verb found is the relative clause's: "S, which has been called X, provided"
     if s and re.match(r"^(?:An?|The) [a-z]", s.group(1)) and s.group(2)[:1].isupper():
         s = None                                     # "A former mill town, Bolton has ..."
         text = subject.split(", ", 1)[1] + " " + rest
@@ -464,8 +466,10 @@ def shortened(step: str, keep: list[str], question: str = "") -> str:
     return ", ".join(segs).replace(", and others", " and others")
 
 
-# Words that open a list as some of many ("including Brooks and Dunn, ...").
-_LIST_LEAD = re.compile(r"(?:and )?(?:including|such as|among them|like) ")
+# Words that open a list as some of many ("including Brooks and Dunn, ..."), after a few words
+# that say what the list is ("with athlete hosts including Michael Jordan, ...": readers of 7
+# December stopped where the cut list lost them).
+_LIST_LEAD = re.compile(r"(?:and |with )?(?:[\w'’-]+ ){0,3}?(?:including|such as|among them|like) ")
 
 
 # Where a sentence runs on past its link into a part a reader takes for padding: a relative or
@@ -478,8 +482,8 @@ _TAIL = re.compile(r"(?:which|who|whom|whose|where|while|whereas|although|though
                    r"and for|and (?:then |later |also )?[a-z]{3,}ed (?:to|in|on|at|by|for|from|into|with|as|the|a|an|his|her|its|their)|"
                    r"as well as|(?:with|in|for|by) which|[a-z]{3,}ing|[a-z]+ed (?:by|in|on|at|for|as|from|to)|"
                    r"and (?:another|other|is|was|are|were|has|had|also|its|his|her|their|the|a|an)|"
-                   r"and (?!others\b)[a-z]{3,}s|that [a-z]+s|(?:commonly|also|often|sometimes|formerly|widely) "
-                   r"(?:called|known|named|cited|considered|regarded|described)|(?:best|better|well|widely|mostly) (?:known|remembered)|\d[\d.,]* (?:mi|km|miles|kilometres|kilometers)|between|"
+                   r"and (?!others\b)[a-z]{3,}s|that [a-z]+s|(?:commonly|also|often|sometimes|formerly|widely|generally) "
+                   r"(?:called|known|named|cited|considered|regarded|described|credited)|(?:best|better|well|widely|mostly) (?:known|remembered)|\d[\d.,]* (?:mi|km|miles|kilometres|kilometers)|between|"
                    r"in contrast|native to|with)\b")
 
 
@@ -491,7 +495,7 @@ def _linking_words(item: HotpotItem, question: bool = True) -> set[str]:
     return content_words(f"{item.question if question else ''} {item.answer} {names}")
 
 
-def _singular(found: set[str]) -> set[str]:
+def singular(found: set[str]) -> set[str]:
     """Words with a plural -s taken off, so that "operas" says the question's "opera"."""
     return {w[:-1] if w.endswith("s") and not w.endswith("ss") and len(w) > 3 else w for w in found}
 
@@ -552,8 +556,8 @@ def idle_tail(sentence: str, item: HotpotItem) -> int | None:
             continue                                  # "between 1895 and his death in 1896"
         if _LIST_END.match(tail) and re.search(r"(?::|, )[^,;:]+, [^,;:]+$", head):
             continue                                  # "four conflicts: A, B, C, and the Cold War"
-        settled = answered(item.answer, head) and content_words(head) & (link - names)
-        if (_singular(content_words(tail)) & _singular(names if settled else link)) - _singular(
+        settled = answered(item.answer, head) and singular(content_words(head)) & singular(link - names)
+        if (singular(content_words(tail)) & singular(names if settled else link)) - singular(
                 content_words(head)) or (
                 figures and re.search(r"\d", tail) and not re.search(r"\d", head)):
             continue
@@ -608,21 +612,84 @@ def _lead_stated(part: str, item: HotpotItem) -> str:
     if not m:
         return part
     lead, subject, rest = m.groups()
-    link, names = _singular(_linking_words(item)), _singular(_linking_words(item, question=False))
-    said, main = _singular(content_words(f"{lead} {subject}")), _singular(content_words(rest))
-    if main & names - said or len(main & link - said) >= len(said & link - _singular(content_words(subject))):
+    link, names = singular(_linking_words(item)), singular(_linking_words(item, question=False))
+    said, main = singular(content_words(f"{lead} {subject}")), singular(content_words(rest))
+    if main & names - said or len(main & link - said) >= len(said & link - singular(content_words(subject))):
         return part
     return f"{subject} {_be(rest.split()[0])} {lead[0].lower()}{lead[1:]}"
 
 
+# Two predicates of one subject ("Mamie Gummer starred in the title role of The CW series
+# "Emily Owens, M.D.", and played the recurring role of Nancy Crozier on "The Good Wife"").
+_TWO_PREDICATES = re.compile(r"^(?P<first>.+?), and (?P<second>(?:[a-z]+ed|was|is|has|had|became|"
+                             r"won|wrote|made|led|ran|held|went) .+)$")
+
+
+def _idle_first(part: str, item: HotpotItem) -> str:
+    """A clause whose first of two predicates names no answer, hop or question name while the
+    second names one the first does not, said with the second alone: "Mamie Gummer played the
+    recurring role of Nancy Crozier on "The Good Wife"" (blind readers of 7 December quoted "starred
+    in the title role of The CW series "Emily Owens, M.D."" as padding). Else ``part``."""
+    m = _TWO_PREDICATES.match(_protect(part))
+    v = m and _verb(m.group("first"))
+    if not m or not v or m.group("first").count('"') % 2:
+        return part
+    subject, first = m.group("first")[:v[0]].strip(), m.group("first")[v[0]:]
+    second = m.group("second").replace("\0", ",")
+    names = singular(_linking_words(item, question=False)) - singular(content_words(subject))
+    mine = singular(content_words(first.replace("\0", ",")))
+    if not subject or mine & names or not (singular(content_words(second)) & names) - mine:
+        return part
+    return f"{subject} {second}"
+
+
+# A credit: a role or a work and the work it is in ("Prince Andrew Alcott in "Mirror Mirror"",
+# "the title character in the adventure film "The Lone Ranger"").
+_CREDIT = re.compile(r"(?:and )?[^,;\"“]{1,60}? in (?:[\w'’-]+ ){0,4}[\"“][^\"”]+[\"”](?: \(\d{4}\))?")
+
+
+# The first credit of a run, after the words that open it ("known for his portrayal of ...").
+_OPENS_CREDITS = re.compile(rf"\b(?:for|as) (?:(?:his|her|their) (?:portrayal|roles?) (?:of|as|in) )?"
+                            rf"{_CREDIT.pattern}$")
+
+
+def credits_cut(part: str, keep: set[str], names: set[str]) -> str:
+    """``part`` with a run of three credits or more (a filmography: "known for his portrayal of
+    the Winklevoss twins in the film "The Social Network", Prince Andrew Alcott in "Mirror Mirror",
+    ..., and the voice role of Jackson Storm in ... "Cars 3"") cut to the credits that say a
+    word of ``names`` (the answer's and the hops'), else of ``keep`` (the question's too), after
+    the words that open the run ("known for"); blind readers of 7 December quoted such lists as padding."""
+    segs = _protect(part).split(", ")
+    runs, start = [], None
+    for i, seg in enumerate(segs + [""]):
+        if _CREDIT.fullmatch(seg) and start is not None:
+            continue
+        if i - (start if start is not None else i) >= 3:
+            runs.append((start, i))
+        start = i if _OPENS_CREDITS.search(seg) else None
+    for first, end in reversed(runs):
+        lead = re.match(r"^(.+?\b(?:for|as)) ", segs[first])
+        items = [re.sub(r"^and ", "", x) for x in ([segs[first][lead.end():]] if lead else []) + segs[first + 1:end]]
+        said_of = lambda words: [x for x in items if singular(content_words(x.replace("\0", ","))) & words]  # noqa: E731
+        held = said_of(names) or said_of(keep)
+        if not lead or not held or len(held) == len(items):
+            continue
+        said = " and ".join([", ".join(held[:-1]), held[-1]] if len(held) > 1 else held)
+        segs[first:end] = [f"{lead.group(1)} {said}"]
+    return ", ".join(segs).replace("\0", ",")
+
+
 def pruned(sentence: str, item: HotpotItem) -> str:
-    """A reasoning sentence without its padding: an idle mid-sentence aside (``_idle_aside``)
+    """A reasoning sentence without its padding: an idle first predicate (``_idle_first``), a
+    filmography (``credits_cut``), an idle mid-sentence aside (``_idle_aside``)
     and an idle tail (``idle_tail``) cut, an odd span ``tidied``, each clause of a joined sentence on its own; blind
     readers quoted such tails as the largest kind of padding."""
     stop = "." if sentence.endswith(".") else ""
     out = []
+    link = singular(_linking_words(item))
     for part in tidied(sentence).rstrip(" .").split("; "):
-        part = _lead_stated(part, item)
+        part = credits_cut(_idle_first(_lead_stated(part, item), item), link,
+                           singular(_linking_words(item, question=False)))
         while (span := _idle_aside(part, item)) is not None:
             part = part[:span[0]] + part[span[1]:]
         at = idle_tail(part, item)
@@ -799,7 +866,7 @@ def joined(steps: list[tuple[str, str]], shown: list[str],
     for at, (hop, s) in enumerate((h, x) for h, step in steps for x in split_sentences(step)):
         lane = lanes.setdefault(hop if hop in apart else "", [])
         if lane and verbatim(lane[-1][1]):
-            lane[-1] = (at, f"{lane[-1][1][:-1]}; {_lowered(s, text)}")
+            lane[-1] = (at, f"{lane[-1][1][:-1]}{join_word(lane[-1][1], s)}{_lowered(s, text)}")
         else:
             lane.append((at, s))
     figures = bool(item and (_DATE_CUES.search(item.question) or _QUANTITY_CUES.search(item.question)))
@@ -815,11 +882,26 @@ def joined(steps: list[tuple[str, str]], shown: list[str],
         if item:
             s = pruned(s, item)     # what a cut above leaves may still run on into padding
         if held:
-            out[-1] = f"{out[-1][:-1]}; {_lowered(s, text)}"
+            out[-1] = f"{out[-1][:-1]}{join_word(out[-1], s)}{_lowered(s, text)}"
         else:
             out.append(s)
         held = bool(hop) and not held and verbatim(s)
     return tuple(out)
+
+
+def join_word(first: str, second: str) -> str:
+    """What joins a sentence to the one after it: a semicolon, or ", and" where either already
+    holds one, so that no sentence runs on through two ("... first franchisee; Tim Hortons is
+    Canada's largest ...; as of December 31, 2016, it had ...": a run-on to the blind readers
+    of 7 December; ``clause_semicolons``)."""
+    return ", and " if ";" in first or ";" in second else "; "
+
+
+def clause_semicolons(sentence: str) -> int:
+    """How many semicolons in ``sentence`` join on a clause with a verb of its own (not a
+    list's item: "Vim Fuego, vocals; Den Dennis, rhythm guitar; ...; and Spider Webb, drums")."""
+    return sum(1 for part in sentence.split("; ")[1:]
+               if _verb(part) and not part.startswith("and "))
 
 
 def trimmed(s: str, want: set[str], figures: bool) -> str:

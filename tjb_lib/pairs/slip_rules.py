@@ -10,8 +10,9 @@ from tjb_lib.pairs.candidates import hops
 from tjb_lib.pairs.coherence import parts, sentences
 from tjb_lib.pairs.slips import (ALSO, CONCLUSION, GLUED, LISTED_SOURCES, ODD_LABEL, SOURCE_GRAMMAR,
                                  SOURCE_LIST, STRAY_ARTICLE, answer_not_a_noun_phrase, unbalanced)
-from tjb_lib.pairs.closing import (CENSUS_FIGURE, ECHO_WORDS, QUOTED_KIND, UNTIL_SPAN,
-                                   article_dropped, before_verb, common_cased, lowered_the,
+from tjb_lib.pairs.closing import (CENSUS_FIGURE, ECHO_WORDS, POST_NOMINALS, QUOTED_KIND,
+                                   UNTIL_SPAN, article_dropped, articled, before_verb,
+                                   common_cased, lowered_the, named_with_noun,
                                    whole_name_uses, kind_without_article)
 from tjb_lib.pairs.reasoning import aliased, long_lists, pruned, spelt_out_beside
 from tjb_lib.pairs.standalone import (BROKEN_CLAUSE, DECIMAL_COMMA, bare_description,
@@ -117,8 +118,8 @@ def closing_slips(claim: str, item, text: str) -> list[str]:
     bare = re.search(r" (?:is|are) (?P<name>[\"“].*)$", claim)
     if bare and QUOTED_KIND.fullmatch(bare.group("name")):
         out.append("quoted title's kind without its article")
-    articled = re.search(r" (?:is|are|was|were) the (?P<name>[A-Z][^.]*)$", claim)
-    if articled and not any(whole_name_uses(articled.group("name"), text)):
+    with_the = re.search(r" (?:is|are|was|were) the (?P<name>[A-Z][^.]*)$", claim)
+    if with_the and not any(whole_name_uses(with_the.group("name"), text)):
         out.append("article before a name that takes none")
     capital = re.search(r" (?:is|are|was|were) (?P<name>The [^.]*)$", claim)
     if capital and lowered_the(capital.group("name"), text) != capital.group("name"):
@@ -132,12 +133,38 @@ def closing_slips(claim: str, item, text: str) -> list[str]:
     plain = re.match(r"the answer is (.+)$", claim)
     if plain and common_cased(plain.group(1), text) != plain.group(1):
         out.append("common word capitalised in the closing")
+    unnamed = re.fullmatch(r"the (?P<noun>[a-z ]+) is (?P<name>[A-Z].*)", claim)
+    if unnamed and named_with_noun(unnamed["noun"], unnamed["name"], text):
+        out.append("name without the noun its text gives it")
+    if POST_NOMINALS.search(claim):
+        out.append("post-nominals in the closing")
+    if opens_unarticled(claim, item.answer.strip(), text):
+        out.append("closing opens on a name without its article")
     answer = item.answer.strip()
     at = claim.lower().find(answer.lower())
     subject = claim[:at] if at > 0 else ""
     if len(re.sub(r" (?:is|was|are|were)(?: [a-z]+)*(?: (?:in|on))? $", " ", subject).split()) > ECHO_WORDS:
         out.append("question read back in the closing")
     return out
+
+
+def the_before_name(sentence: str, item, text: str) -> bool:
+    """A hop's name after "the" and before a verb or a stop, where ``text`` (the item's) never
+    writes it so ("the Halliburton has operations" from "The Halliburton Company ... it has
+    operations"; not "the Front Row media program"):
+    blind readers of 7 December stopped at it."""
+    for h in hops(item):
+        name = entity_of(item, h).name
+        if name and name[:1].isupper() and re.search(rf"\bthe {re.escape(name)}(?=[.,;]| (?:is|was|are|were|has|had|have)\b)", sentence) \
+                and not any(whole_name_uses(name, text)):
+            return True
+    return False
+
+
+def opens_unarticled(claim: str, answer: str, text: str) -> bool:
+    """A claim that opens on the answer, a name ``text`` always gives with "the" ("so Battle
+    of Guam occurred first", where every use says "the Battle of Guam")."""
+    return bool(answer) and claim.startswith(answer + " ") and articled(answer, text) != answer
 
 
 def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
@@ -148,6 +175,7 @@ def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
     ("Michael C. Hall (Michael Carlyle Hall)"), and padding in the reasoning (a clause that adds
     nothing, a full list of names)."""
     out = [(why, item.answer) for why in chain_rules.item_problems(item)]
+    text = capitals.item_text(item)
     for side in ("plain", "cited"):
         part = parts(p, side)
         for s in sentences("\n".join([*part["evidence"], part["reasoning"], *part["after"]])):
@@ -163,6 +191,7 @@ def chain_problems(p: Pair, item) -> list[tuple[str, str]]:
         out += [("thing never named", s) for s in shown if unnamed_things(s)]
         out += [("opening leans on a sentence not shown", s) for s in shown if leans_back(s)]
         out += [("name beside its initials spelt out", s) for s in shown if spelt_out_beside(s)]
+        out += [("the before a name that takes none", s) for s in shown if the_before_name(s, item, text)]
         said = sentences(CONCLUSION.sub("", part["reasoning"]))
         out += [("full list of names", s) for s in said if long_lists(s)]
         if side != registry.get(p.split).generic_side:  # generic support names no hop

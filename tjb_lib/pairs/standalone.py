@@ -323,7 +323,8 @@ def paragraph_entity(title: str, sentences: tuple[str, ...]) -> Entity:
     name, article = form if form else (None, "")
     if form and not article and not _OF_SUBJECT.match(short_name(html.unescape(title))):
         name = entity_name(title, first)
-        article = "the " if re.match(rf"(?:The|A|An) {re.escape(name)}\b", first) else ""
+        # not the start of a longer name: "The Halliburton Company" gives no "the Halliburton"
+        article = "the " if re.match(rf"(?:The|A|An) {re.escape(name)}\b(?! [A-Z])", first) else ""
     person = bool(PERSON_NOTE.search(first)) or (
         any(w in ("he", "she", "his", "her") for w in leads)
         and not any(w in ("it", "its") for w in leads) and _name_like(name or short_name(title)))

@@ -20,7 +20,7 @@ import random
 import re
 
 from tjb_lib.pairs import capitals
-from tjb_lib.pairs.reasoning import whole
+from tjb_lib.pairs.reasoning import join_word, whole
 from tjb_lib.text import MONTHS
 from tjb_lib.text import sentences as split_sentences
 
@@ -148,5 +148,8 @@ def generic_support(r: random.Random, cores: list[str], text: str) -> str:
     its capital)."""
     first, *rest = cores
     for nxt in rest:
-        first = r.choice(JOINS).format(first=first, second=capitals.lowered(nxt, text))
+        join = r.choice(JOINS)
+        if join_word(first, nxt) != "; ":          # no run of semicolons (``join_word``)
+            join = JOINS[0]
+        first = join.format(first=first, second=capitals.lowered(nxt, text))
     return first
