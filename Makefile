@@ -66,11 +66,16 @@ $(VLLM_STAMP): constraints-vllm.txt
 	rm -f $(VLLM_VENV)/.installed-*
 	touch $@
 
+# The suite runs on every core (pytest-xdist), one test file per worker at a time so that a file's
+# module fixtures are made once; TEST_WORKERS=0 runs it in this process, one test after another.
+TEST_WORKERS ?= auto
+XDIST := -n $(TEST_WORKERS) --dist loadfile
+
 test: setup
-	$(BIN)/python -m pytest -q -rfEs --durations=15 -m "not peers"
+	$(BIN)/python -m pytest -q -rfEs --durations=15 $(XDIST) -m "not peers"
 
 test-fast: setup
-	$(BIN)/python -m pytest -q -rfEs -m "not slow and not peers"
+	$(BIN)/python -m pytest -q -rfEs $(XDIST) -m "not slow and not peers"
 
 # the tests that talk to a real vLLM server (one server for the session, ~2.5 min to start)
 test-peers: setup $(VLLM_READY)
