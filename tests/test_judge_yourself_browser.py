@@ -150,6 +150,9 @@ def test_a_student_clicks_through_both_rounds_in_jupyterlab_and_no_pair_text_is_
         code = browser.find_element(By.CSS_SELECTOR, ".jupyter-widgets input[type='text']")
         code.clear()
         code.send_keys("browser-2")
+        # the kernel holds the typed code once its note says so (a click may overtake the keys)
+        wait("the kernel to hold the new code",
+             lambda: "Start begins afresh as browser-2" in _page(browser))
         next(b for b in browser.find_elements(By.CSS_SELECTOR, ".jupyter-widgets button")
              if b.text == "Start with this code").click()
         wait("the second student's rounds", lambda: "0 of 6 answers saved" in _page(browser))

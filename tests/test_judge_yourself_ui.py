@@ -133,6 +133,21 @@ def test_a_second_student_types_a_code_and_starts_afresh_and_the_first_keeps_the
     assert app.annotator == "stu" and "annotator code" in app.status.value
 
 
+def test_the_note_beside_the_code_says_what_start_will_do_with_the_code_typed(klass, folder):
+    app = JudgeYourself(klass, "stu")
+    assert "judging as <code>stu</code>" in app.code_note.value
+    app.code.value = "stu-2"  # typed, not started: nothing written yet
+    assert "Start begins afresh as <code>stu-2</code>" in app.code_note.value
+    assert not klass.workbooks("stu-2").exists()
+    app.code.value = "no good!"
+    assert "letters, digits" in app.code_note.value and app.annotator == "stu"
+    app.code.value = "stu-2"
+    app.start.click()
+    assert "judging as <code>stu-2</code>" in app.code_note.value
+    app.code.value = "stu"  # a code with rounds of its own
+    assert "Start resumes <code>stu</code>" in app.code_note.value
+
+
 def test_candidates_wrap_between_words_only(klass, folder):
     app = JudgeYourself(klass, "stu")
     style = app.candidate_a.value.split("<pre style=\"", 1)[1].split("\"", 1)[0]

@@ -40,6 +40,8 @@ class JudgeYourself:
                                     tooltip="a new code starts afresh; a code used before resumes",
                                     layout=widgets.Layout(width="auto"))
         self.start.on_click(lambda _: self.begin(self.code.value.strip()))
+        self.code_note = widgets.HTML()
+        self.code.observe(lambda _: self._say_code(), names="value")
         self.heading = widgets.HTML()
         self.task = widgets.HTML()
         self.candidate_a = widgets.HTML(layout=widgets.Layout(width="50%"))
@@ -53,7 +55,7 @@ class JudgeYourself:
         self.status = widgets.HTML()
         self.output = widgets.Output()
         self.widget = widgets.VBox([
-            widgets.HBox([self.code, self.start]), self.heading, self.task,
+            widgets.HBox([self.code, self.start, self.code_note]), self.heading, self.task,
             widgets.HBox([self.candidate_a, self.candidate_b]),
             widgets.HBox([*self.buttons.values(), self.back]), self.status, self.output])
         self.begin(annotator)
@@ -72,6 +74,7 @@ class JudgeYourself:
         self.folder = self.klass.prepare(annotator)
         self.rounds = [(level, jy.items(self.folder, level)) for level in jy.LEVELS]
         self.annotator = self.code.value = annotator
+        self._say_code()
         self.answers = {level: jy.read_answers(self.folder, level, annotator)
                         for level in jy.LEVELS}
         self.position = self._first_open()
@@ -123,6 +126,24 @@ class JudgeYourself:
         self._show()
 
     # ------------------------------------------------------------------ screen
+
+    def _say_code(self) -> None:
+        """Say beside the field what Start does with the code as the kernel holds it: the
+        browser sends typed letters behind a click while the kernel is busy, so the note is
+        what to read (and what a test waits for) before Start."""
+        code = self.code.value.strip()
+        try:
+            folder = self.klass.workbooks(code)
+        except ValueError:
+            self.code_note.value = "<i>a code is letters, digits, - or _</i>"
+            return
+        if code == getattr(self, "annotator", None):
+            self.code_note.value = f"<i>judging as <code>{html.escape(code)}</code></i>"
+        elif folder.exists():
+            self.code_note.value = f"<i>Start resumes <code>{html.escape(code)}</code></i>"
+        else:
+            self.code_note.value = f"<i>Start begins afresh as <code>{html.escape(code)}</code></i>"
+
 
     def _show(self) -> None:
         total = sum(len(shown) for _, shown in self.rounds)
