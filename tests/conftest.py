@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import os
+import pickle
 
 import pytest
+from filelock import FileLock
 
 from tjb_lib import paths
 from tjb_lib.judges import vllm_server as vllm
@@ -59,13 +61,28 @@ def vllm_server(tmp_path_factory):
         assert not vllm.group_alive(server.pid), f"vLLM processes outlived stop(); see {server.log_path}"
 
 
+def _once_per_run(tmp_path_factory, worker_id: str, name: str, make):
+    """``make()``, made by the first pytest-xdist worker that asks and read back by the others
+    (the recipe of pytest-xdist's documentation), so that two workers do not each build and
+    audit every split; in one process (``worker_id == "master"``) simply ``make()``."""
+    if worker_id == "master":
+        return make()
+    path = tmp_path_factory.getbasetemp().parent / f"{name}.pickle"
+    with FileLock(f"{path}.lock"):
+        if path.is_file():
+            return pickle.loads(path.read_bytes())
+        value = make()
+        path.write_bytes(pickle.dumps(value))
+        return value
+
+
 @pytest.fixture(scope="session")
-def session_build():
+def session_build(tmp_path_factory, worker_id):
     """(files, manifest) of one build of every split in memory (``build.in_memory``), made once
-    per session: every test that needs this build's bytes or compares a folder with it."""
+    per test run: every test that needs this build's bytes or compares a folder with it."""
     from tjb_lib.pairs.build import in_memory
 
-    return in_memory()
+    return _once_per_run(tmp_path_factory, worker_id, "session_build", in_memory)
 
 
 @pytest.fixture(scope="session")
@@ -79,8 +96,8 @@ def fresh_build(tmp_path_factory, session_build):
 
 
 @pytest.fixture(scope="session")
-def shipped_audit():
-    """(audits, tier classifier) of the shipped splits, audited once per session."""
+def shipped_audit(tmp_path_factory, worker_id):
+    """(audits, tier classifier) of the shipped splits, audited once per test run."""
     from tjb_lib.pairs import audit
 
-    return audit.run_audit()
+    return _once_per_run(tmp_path_factory, worker_id, "shipped_audit", audit.run_audit)
