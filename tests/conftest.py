@@ -61,11 +61,11 @@ def vllm_server(tmp_path_factory):
         assert not vllm.group_alive(server.pid), f"vLLM processes outlived stop(); see {server.log_path}"
 
 
-def _once_per_run(tmp_path_factory, worker_id: str, name: str, make):
+def _once_per_run(tmp_path_factory, name: str, make):
     """``make()``, made by the first pytest-xdist worker that asks and read back by the others
     (the recipe of pytest-xdist's documentation), so that two workers do not each build and
-    audit every split; in one process (``worker_id == "master"``) simply ``make()``."""
-    if worker_id == "master":
+    audit every split; in one process (no ``PYTEST_XDIST_WORKER``) simply ``make()``."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
         return make()
     path = tmp_path_factory.getbasetemp().parent / f"{name}.pickle"
     with FileLock(f"{path}.lock"):
@@ -77,12 +77,12 @@ def _once_per_run(tmp_path_factory, worker_id: str, name: str, make):
 
 
 @pytest.fixture(scope="session")
-def session_build(tmp_path_factory, worker_id):
+def session_build(tmp_path_factory):
     """(files, manifest) of one build of every split in memory (``build.in_memory``), made once
     per test run: every test that needs this build's bytes or compares a folder with it."""
     from tjb_lib.pairs.build import in_memory
 
-    return _once_per_run(tmp_path_factory, worker_id, "session_build", in_memory)
+    return _once_per_run(tmp_path_factory, "session_build", in_memory)
 
 
 @pytest.fixture(scope="session")
@@ -96,8 +96,8 @@ def fresh_build(tmp_path_factory, session_build):
 
 
 @pytest.fixture(scope="session")
-def shipped_audit(tmp_path_factory, worker_id):
+def shipped_audit(tmp_path_factory):
     """(audits, tier classifier) of the shipped splits, audited once per test run."""
     from tjb_lib.pairs import audit
 
-    return _once_per_run(tmp_path_factory, worker_id, "shipped_audit", audit.run_audit)
+    return _once_per_run(tmp_path_factory, "shipped_audit", audit.run_audit)
