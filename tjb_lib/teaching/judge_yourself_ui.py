@@ -137,13 +137,12 @@ class JudgeYourself:
         except ValueError:
             self.code_note.value = "<i>a code is letters, digits, - or _</i>"
             return
-        if code == getattr(self, "annotator", None):
+        if code == self.annotator:
             self.code_note.value = f"<i>judging as <code>{html.escape(code)}</code></i>"
         elif folder.exists():
             self.code_note.value = f"<i>Start resumes <code>{html.escape(code)}</code></i>"
         else:
             self.code_note.value = f"<i>Start begins afresh as <code>{html.escape(code)}</code></i>"
-
 
     def _show(self) -> None:
         total = sum(len(shown) for _, shown in self.rounds)
