@@ -106,3 +106,21 @@ def test_judge_dtype_flag_picks_which_stored_calls_a_replay_reads(monkeypatch, c
     assert cli.main([*base, "--dtype", stored]) == 0
     assert cli.main([*base, "--dtype", other]) != 0
     assert "replay" in capsys.readouterr().err.lower()
+
+
+@pytest.mark.parametrize("extra, said", [("avx2", True), ("avx512_bf16", False)])
+def test_a_judge_in_bfloat16_on_a_cpu_that_emulates_it_says_so_once(fresh, monkeypatch, capsys,
+                                                                    extra, said):
+    monkeypatch.setattr(local_lazy, "CPUINFO", cpuinfo(fresh, extra))
+    judge = get_judge("smollm2", dtype="bfloat16")
+    judge.loaded()
+    judge.loaded()
+    err = capsys.readouterr().err
+    assert err.count("computes in bfloat16 on a CPU without bfloat16 instructions") == int(said)
+    assert ("TJB_DTYPE=float32" in err) is said
+
+
+def test_a_judge_in_float32_says_nothing_of_bfloat16(fresh, monkeypatch, capsys):
+    monkeypatch.setattr(local_lazy, "CPUINFO", cpuinfo(fresh, "avx2"))
+    get_judge("smollm2", dtype="float32").loaded()
+    assert "bfloat16" not in capsys.readouterr().err

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 from pathlib import Path
 from typing import Any, Sequence
@@ -74,6 +75,19 @@ def cpu_dtype(name: str, requested: str | None = None) -> str:
     return dtype
 
 
+def emulated_note(judge: Judge) -> str | None:
+    """One line when a loaded judge computes in bfloat16 on a CPU that only emulates it (its
+    stored runs were computed in bfloat16 elsewhere): every new verdict then takes several times
+    as long as in float32, and nothing else in a run says why."""
+    if (judge.identity()["params"].get("dtype") != "bfloat16"
+            or judge.metadata().get("cpu_native_bf16") is not False):
+        return None
+    return (f"note: {judge.name} computes in bfloat16 on a CPU without bfloat16 instructions "
+            f"({' or '.join(NATIVE_BF16_FLAGS)}), so each verdict it has not stored takes several "
+            f"times as long as in float32; {DTYPE_ENV}=float32 judges in float32, a judge of its "
+            "own whose calls are stored apart")
+
+
 def local_params(label_prefix: str, dtype: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
     """The decoding settings a local judge records in its identity (and so in its store keys)."""
     return {"temperature": 0.0, "decoding": "greedy", "verdict_scoring": "next_token_label_probs",
@@ -112,6 +126,9 @@ class LazyLocalJudge(Judge):
                                           f"{self.identity()}; stored calls would not match. "
                                           "Fix the catalog entry.")
                 self._judge = judge
+                note = emulated_note(judge)
+                if note:
+                    print(note, file=sys.stderr)
             return self._judge
 
     def check_ready(self) -> None:
