@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from tjb_lib.pairs import audit, coherence
@@ -142,3 +143,14 @@ def test_audit_cli_exits_nonzero_on_a_breach(tmp_path):
     out = subprocess.run([sys.executable, "-m", "tjb_lib", "audit", "--splits", str(tmp_path)],
                          capture_output=True, text=True, cwd=paths.ROOT, timeout=600)
     assert out.returncode == 1 and "BUDGET soft_hotpotqa" in out.stdout
+
+
+@pytest.mark.parametrize("noise", [1e-12, -1e-12])
+def test_words_of_one_weight_are_ranked_by_the_word_whatever_the_last_bits(noise):
+    """Two n-grams that always occur together get one weight, up to the processor's last bits:
+    the datasheet's word lists must not depend on which way those bits fall."""
+    vocab = np.array(["reasoning written", "evidence written", "by", "oz"])
+    weights = np.array([0.7 + noise, 0.7, -0.2, 0.9])
+    assert [vocab[i] for i in audit._ranked(weights, vocab)] == [
+        "oz", "evidence written", "reasoning written", "by"]
+    assert [vocab[i] for i in audit._ranked(-weights, vocab)][0] == "by"

@@ -152,10 +152,16 @@ def side_classifier(pairs: list[Pair], seed: int = SEED, folds: int = 5,
     model.fit(x, y)
     vocab = vec.get_feature_names_out()
     coef = model.coef_[0]
-    order = np.argsort(coef)
-    cited_words = [vocab[i] for i in order[::-1][:top] if coef[i] > 0]
-    plain_words = [vocab[i] for i in order[:top] if coef[i] < 0]
+    cited_words = [vocab[i] for i in _ranked(coef, vocab)[:top] if coef[i] > 0]
+    plain_words = [vocab[i] for i in _ranked(-coef, vocab)[:top] if coef[i] < 0]
     return acc, cited_words, plain_words
+
+
+def _ranked(weights: np.ndarray, vocab: np.ndarray) -> np.ndarray:
+    """Indices of ``vocab`` by weight, largest first; words whose weights agree to 8 decimals
+    (n-grams that always occur together) by the word, since processors differ in the last bits
+    of such a tie and the datasheet's block must be the same on every machine."""
+    return np.lexsort((vocab, -np.round(weights, 8)))
 
 
 def _one_sided_words(p: Pair) -> str:
@@ -191,7 +197,7 @@ def tier_classifier(splits: dict[str, list[Pair]], seed: int = SEED, folds: int 
     features = {}
     for k, name in enumerate(model[1].classes_):
         coef = model[1].coef_[k]
-        features[name] = [vocab[i] for i in np.argsort(coef)[::-1][:5]]
+        features[name] = [vocab[i] for i in _ranked(coef, vocab)[:5]]
     return {"balanced_accuracy": float(balanced_accuracy_score(y, pred)),
             "chance": 1 / len(TIER_SPLITS),
             "recall": dict(zip(TIER_SPLITS, map(float, recall))), "features": features}
