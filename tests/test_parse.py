@@ -193,11 +193,11 @@ def test_a_reply_just_under_the_cap_parses_within_a_second_of_cpu_and_names_no_l
     previous = signal.signal(signal.SIGALRM, too_slow)
     signal.alarm(20)  # bounded even where the parse is quadratic (160 s for the first unit)
     try:
-        cpu = [time.process_time()]
+        cpu = [time.thread_time()]
         verdict = parse_verdict(text)
-        cpu.append(time.process_time())
+        cpu.append(time.thread_time())
         records = parse_normalized(text)
-        cpu.append(time.process_time())
+        cpu.append(time.thread_time())
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
