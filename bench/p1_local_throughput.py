@@ -39,10 +39,13 @@ QUICK_MAX_NEW_TOKENS = 16  # --quick only checks the plumbing; the full run uses
 
 
 def load_backend():
-    """The embedded judge, loaded (the catalog may hand back a lazy wrapper)."""
+    """The embedded judge, loaded (the catalog may hand back a lazy wrapper), in the dtype this
+    processor computes natively: the shipped runs' bfloat16 would be emulated, and several times
+    slower, on a CPU without bfloat16 instructions, which measures the emulation, not the backend."""
     from tjb_lib.judges.catalog import get_judge
+    from tjb_lib.judges.local_lazy import processor_dtype
 
-    judge = get_judge("smollm2")
+    judge = get_judge("smollm2", dtype=processor_dtype())
     return judge.loaded() if hasattr(judge, "loaded") else judge
 
 
@@ -261,7 +264,8 @@ def main() -> int:
         print(f"profile of one complete() (self CPU): {top}")
 
     measured = {
-        "split": SPLIT, "levels": list(levels), "orders": list(orders), "pairs": n_pairs,
+        "split": SPLIT, "dtype": judge.identity()["params"]["dtype"],
+        "levels": list(levels), "orders": list(orders), "pairs": n_pairs,
         "verdicts_per_path": n, "complete_subset": len(sub), "model_load_s": load_s,
         "load_average_before_after": [load_before, load_after],
         "torch_threads": torch.get_num_threads(),

@@ -12,13 +12,14 @@ import pytest
 from tjb_lib.run import bench
 from tjb_lib import paths
 from tjb_lib.judges import vllm_server as vllm
+from tjb_lib.judges.local_lazy import processor_dtype
 
 SCRIPTS = {p.stem: p for p in bench.bench_scripts()}
 EXPECTED = ("p1_local_throughput", "p2_replay", "p3_protocol_cost", "p4_api_path",
             "p5_vllm_peer", "scale_metrics")
 # measured keys each benchmark must report, beyond the suite's common keys
 MEASURED = {
-    "p1_local_throughput": ("naive", "score_many", "complete", "agreement", "floor",
+    "p1_local_throughput": ("dtype", "naive", "score_many", "complete", "agreement", "floor",
                             "ratio_score_many_vs_naive"),
     "p2_replay": ("notebooks", "papermill_overhead_s"),
     "p3_protocol_cost": ("per_setting", "trace_v2_token_multiple", "trace_lite_token_multiple",
@@ -135,6 +136,8 @@ def test_p1_local_throughput_quick(tmp_path):
     r = run_quick("p1_local_throughput", tmp_path)
     m = r["measured"]
     assert m["verdicts_per_path"] == 1 and m["score_many"]["failed"] == 0
+    # the backend is measured in the processor's own dtype, never an emulated bfloat16
+    assert m["dtype"] == processor_dtype()
     assert m["floor"]["floor_s_per_verdict"] > 0
     assert m["profile_complete"], "the profiler path ran in --quick"
 

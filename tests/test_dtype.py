@@ -10,7 +10,8 @@ import torch
 from tjb_lib import cli, paths
 from tjb_lib.judges import local_lazy
 from tjb_lib.judges.catalog import get_judge
-from tjb_lib.judges.local_lazy import DTYPE_ENV, cpu_dtype, cpu_flags, native_bf16, recorded_dtype
+from tjb_lib.judges.local_lazy import (DTYPE_ENV, cpu_dtype, cpu_flags, native_bf16,
+                                       processor_dtype, recorded_dtype)
 
 SHIPPED_CALLS = paths.RAW_OUTPUTS / "smollm2" / "calls.jsonl"
 CPUINFO_LINE = "flags\t\t: fpu vme sse sse2 avx2 avx512f {extra}\n"
@@ -66,6 +67,14 @@ def test_asked_for_beats_the_environment_beats_the_record_beats_the_cpu(fresh, m
     assert recorded_dtype("smollm2") == "float32" and recorded_dtype("other") is None
     assert cpu_dtype("smollm2") == "float32"            # the stored runs' dtype
     assert cpu_dtype("other") == "bfloat16"             # no stored run: the CPU's
+    monkeypatch.setattr(local_lazy, "CPUINFO", cpuinfo(fresh, "avx2"))
+    assert cpu_dtype("smollm2") == "float32" and cpu_dtype("other") == "float32"
+    (paths.METADATA / "smollm2.json").write_text(json.dumps({"parameters": {"dtype": "bfloat16"}}))
+    # the record wins for the judge; what the processor computes natively (P1 measures in it) not
+    assert cpu_dtype("smollm2") == "bfloat16" and processor_dtype() == "float32"
+    monkeypatch.setattr(local_lazy, "CPUINFO", cpuinfo(fresh, "avx512_bf16"))
+    (paths.METADATA / "smollm2.json").write_text(json.dumps({"parameters": {"dtype": "float32"}}))
+    assert processor_dtype() == "bfloat16"
     monkeypatch.setenv(DTYPE_ENV, "bfloat16")
     assert cpu_dtype("smollm2") == "bfloat16"           # --dtype, through the environment
     assert cpu_dtype("smollm2", "float32") == "float32"  # the argument

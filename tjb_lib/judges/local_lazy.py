@@ -63,13 +63,19 @@ def recorded_dtype(name: str, metadata_dir: Path | None = None) -> str | None:
     return dtype if dtype in CPU_DTYPES else None
 
 
+def processor_dtype() -> str:
+    """What a judge without stored runs computes in on this CPU: bfloat16 where the processor
+    multiplies it in hardware, float32 where bfloat16 would be emulated."""
+    return "bfloat16" if native_bf16() else "float32"
+
+
 def cpu_dtype(name: str, requested: str | None = None) -> str:
     """The dtype the in-process judge ``name`` computes in on CPU: the one asked for (argument,
     then ``$TJB_DTYPE``), else the one its stored runs were computed in (so replaying and
     extending shipped outputs finds their calls on any machine), else bfloat16 where the CPU
     computes it natively and float32 elsewhere."""
     dtype = (requested or os.environ.get(DTYPE_ENV) or recorded_dtype(name)
-             or ("bfloat16" if native_bf16() else "float32"))
+             or processor_dtype())
     if dtype not in CPU_DTYPES:
         raise ValueError(f"{name} runs on CPU in {' or '.join(CPU_DTYPES)}, not {dtype!r}")
     return dtype
