@@ -29,7 +29,8 @@ import torch
 
 from tjb_lib.judges.base import Judge
 from tjb_lib.judges.cpu_share import CoreShare
-from tjb_lib.judges.local_lazy import LABEL_PREFIX, local_params, native_bf16, usable_cores
+from tjb_lib.judges.local_lazy import (LABEL_PREFIX, local_params, native_bf16, processor_dtype,
+                                       usable_cores)
 from tjb_lib.records import LABELS, Request, Response
 
 
@@ -45,7 +46,7 @@ def resolve_device(device: str | None) -> str:
 def default_dtype(device: str) -> torch.dtype:
     """bfloat16 on CUDA, and on a CPU that computes it natively (AMX, AVX-512 BF16: about twice
     float32's speed); float32 on other CPUs, where bfloat16 is emulated."""
-    return torch.bfloat16 if device != "cpu" or native_bf16() else torch.float32
+    return torch.bfloat16 if device != "cpu" else getattr(torch, processor_dtype())
 
 
 def set_deterministic(seed: int, device: str) -> None:
